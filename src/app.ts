@@ -1,0 +1,32 @@
+// buildApp(ctx): the HTTP surfaces over the module services. It never listens (server.ts does).
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { refuseCredentialInUrl } from './surfaces/http/guard.ts';
+import { renderV1, useRenderer } from './surfaces/http/render.ts';
+import { v1Surface } from './surfaces/v1/index.ts';
+import { wellKnownSurface } from './surfaces/wellknown/index.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: MAX_BODY_BYTES,
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    refuseCredentialInUrl(request);
+  });
+
+  // Errors outside any surface render in the v1 shape.
+  useRenderer(app, renderV1);
+
+  await app.register(wellKnownSurface(ctx));
+  await app.register(v1Surface(ctx), { prefix: '/api' });
+  return app;
+}

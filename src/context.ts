@@ -1,0 +1,69 @@
+// The running service's dependencies, built once: configuration, database (migrated), clock and
+// the module services. The HTTP app, the admin socket and the CLI all use the same context.
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import type { Config } from './config.ts';
+import type { DB } from './db-schema.ts';
+import { type Clock, systemClock } from './kernel/clock.ts';
+import { type Database, openDatabase } from './kernel/db.ts';
+import { migrate } from './kernel/migrate.ts';
+import { createServices, type Services } from './services.ts';
+
+export interface ModuleDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+export interface AppContext extends ModuleDeps {
+  database: Database<DB>;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  log?: FastifyBaseLogger;
+  /** Skip migrations (the CLI's `migrate` runs them itself and reports). */
+  migrate?: boolean;
+}
+
+export function createLogger(config: Config): FastifyBaseLogger {
+  const level = process.env.LOG_LEVEL ?? (config.nodeEnv === 'test' ? 'silent' : 'info');
+  return pino({
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'], remove: true },
+    serializers: {
+      // Only the path is logged: a query string could hold a credential someone wrongly put there.
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+    },
+  }) as unknown as FastifyBaseLogger;
+}
+
+export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
+  const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    if (options.migrate !== false) await migrate(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const deps: ModuleDeps = {
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    config,
+    log: options.log ?? createLogger(config),
+  };
+  const services = createServices(deps, database);
+  return {
+    ...deps,
+    database,
+    services,
+    async close() {
+      await services.close();
+      await database.close();
+    },
+  };
+}

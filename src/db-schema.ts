@@ -1,0 +1,10 @@
+// The Kysely database type, composed from each module's own tables (each table has one owner).
+import type { AccountTables } from './modules/accounts/tables.ts';
+import type { CredentialTables } from './modules/credentials/tables.ts';
+import type { PublicDataTables } from './modules/public-data/tables.ts';
+
+export interface KernelTables {
+  schema_migrations: { name: string; applied_at: Date };
+}
+
+export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables {}

@@ -1,0 +1,196 @@
+// PostgreSQL everywhere: an embedded PGlite under DATA_DIR by default, a server through
+// DATABASE_URL. Both sit behind one Kysely instance so every module runs the same SQL on both.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import pg from 'pg';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database<DB> {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /**
+   * Runs `fn` with one database session that executes multi-statement SQL scripts (simple query
+   * protocol). Used by migrations, which need a session-level advisory lock.
+   */
+  session<T>(fn: (exec: (script: string) => Promise<void>) => Promise<T>): Promise<T>;
+  /** Subscribe to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+// Type parsers, set once so both backends return the same JS values:
+// int8/count(*) → number (our counts stay far below 2^53), date → 'YYYY-MM-DD' string, numeric → string.
+const INT8 = 20;
+const DATE = 1082;
+const NUMERIC = 1700;
+const parsers = {
+  [INT8]: (v: string) => Number(v),
+  [DATE]: (v: string) => v,
+  [NUMERIC]: (v: string) => v,
+};
+
+/**
+ * PGlite is one connection. Kysely's PGlite driver hands that connection to every caller, so a
+ * query issued while another caller's transaction is open would run inside it. This wrapper
+ * makes callers take turns, as a connection pool of size one would.
+ */
+class SerialDriver implements Driver {
+  readonly #inner: Driver;
+  #tail: Promise<void> = Promise.resolve();
+  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
+
+  constructor(inner: Driver) {
+    this.#inner = inner;
+  }
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const turn = new Promise<void>((r) => {
+      release = r;
+    });
+    const previous = this.#tail;
+    this.#tail = previous.then(() => turn);
+    await previous;
+    const connection = await this.#inner.acquireConnection();
+    this.#releases.set(connection, release);
+    return connection;
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await this.#inner.releaseConnection(connection);
+    const release = this.#releases.get(connection);
+    this.#releases.delete(connection);
+    release?.();
+  }
+  beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
+    return this.#inner.beginTransaction(c, s);
+  }
+  commitTransaction(c: DatabaseConnection): Promise<void> {
+    return this.#inner.commitTransaction(c);
+  }
+  rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(c);
+  }
+  savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.#inner.savepoint!(c, name, compile);
+  }
+  rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]): Promise<void> {
+    return this.#inner.rollbackToSavepoint!(c, name, compile);
+  }
+  releaseSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]): Promise<void> {
+    return this.#inner.releaseSavepoint!(c, name, compile);
+  }
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+class SerialPGliteDialect extends PGliteDialect {
+  override createDriver(): Driver {
+    return new SerialDriver(super.createDriver());
+  }
+}
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Pool size on a server (default 10). */
+  poolSize?: number;
+}
+
+export async function openDatabase<DB>(options: OpenOptions): Promise<Database<DB>> {
+  if (options.databaseUrl) return openPostgres<DB>(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite<DB>(options.dataDir);
+}
+
+async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
+  mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite({ dataDir: `${dataDir}/pgdata`, parsers });
+  await pglite.waitReady;
+  const db = new Kysely<DB>({ dialect: new SerialPGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    // One process owns the embedded database, so no other session can interleave here.
+    session: (fn) =>
+      fn(async (script) => {
+        await pglite.exec(script);
+      }),
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        await unlisten();
+      };
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres<DB>(connectionString: string, max: number): Promise<Database<DB>> {
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      const own = (parsers as Record<number, (v: string) => unknown>)[oid];
+      return own ?? pg.types.getTypeParser(oid, format ?? 'text');
+    }) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5000 });
+  // An idle client losing its server must not crash the process; the next query reports 503.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let listener: pg.Client | null = null;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  return {
+    db,
+    kind: 'postgres',
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(async (script) => {
+          await client.query(script);
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      if (!listener) {
+        listener = new pg.Client({ connectionString, types });
+        listener.on('error', () => {});
+        await listener.connect();
+        listener.on('notification', (msg) => {
+          for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+        });
+      }
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+      await db.destroy();
+    },
+  };
+}
+
+export type { CompiledQuery, QueryResult };

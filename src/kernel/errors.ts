@@ -1,0 +1,68 @@
+// The one error type modules throw, and the catalogue that maps each code to its HTTP status
+// (decisions.md, "Errors"). Surfaces render it; nothing else writes an error body.
+
+export const errorCatalogue = {
+  invalid_request: 400,
+  unauthorized: 401,
+  scope_missing: 403,
+  team_only: 403,
+  personal_only: 403,
+  forbidden: 403,
+  feature_required: 403,
+  ip_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  daily_limit: 429,
+  ai_daily_limit: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers the error implies (Retry-After, WWW-Authenticate). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorCatalogue[code];
+    this.headers = headers;
+  }
+}
+
+// SQLSTATE classes that mean "the database is not reachable or not usable right now".
+const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/** Turns anything thrown into an AppError; unknown errors become `internal` with the message hidden. */
+export function normalizeError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; validation?: unknown };
+  if (typeof e?.code === 'string' && (unavailableStates.has(e.code) || unavailableNodeCodes.has(e.code))) {
+    return new AppError('unavailable', 'The database cannot be reached; try again shortly.');
+  }
+  if (typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(e.message)) {
+    return new AppError('unavailable', 'The database cannot be reached; try again shortly.');
+  }
+  // Fastify's own client errors (bad JSON, body too large, wrong content type, schema validation).
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    const message = typeof e.message === 'string' ? e.message : 'Bad request';
+    if (e.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    if (e.statusCode === 415) return new AppError('unsupported_media_type', message);
+    if (e.statusCode === 404) return new AppError('not_found', message);
+    if (e.statusCode === 405) return new AppError('method_not_allowed', message);
+    return new AppError('invalid_request', message);
+  }
+  return new AppError('internal', 'An internal error occurred.');
+}

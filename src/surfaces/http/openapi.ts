@@ -1,0 +1,84 @@
+// OpenAPI 3.1 descriptions generated from the route tables: the same TypeBox schemas that
+// validate requests and filter responses. v2 adds `x-scopes` to every operation.
+import type { TSchema } from 'typebox';
+import { errorCatalogue } from '../../kernel/errors.ts';
+import { operations } from '../../kernel/operations.ts';
+import type { RouteDef } from './route.ts';
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  serverUrl: string;
+  description?: string;
+  withScopes: boolean;
+  /** Schema of the error body for this surface. */
+  errorSchema?: TSchema;
+}
+
+function plain(schema: unknown): any {
+  // TypeBox schemas are JSON Schema; a JSON round trip drops its symbols and functions.
+  return JSON.parse(JSON.stringify(schema));
+}
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parameters(schema: TSchema | undefined, where: 'query' | 'path') {
+  if (!schema) return [];
+  const s = plain(schema);
+  const required = new Set<string>(s.required ?? []);
+  return Object.entries<any>(s.properties ?? {}).map(([name, prop]) => {
+    const { description, ...rest } = prop;
+    return {
+      name,
+      in: where,
+      required: where === 'path' ? true : required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const errorSchema = options.errorSchema
+    ? plain(options.errorSchema)
+    : { type: 'object', properties: { detail: { type: 'string' }, code: { type: 'string', enum: Object.keys(errorCatalogue) } }, required: ['detail', 'code'] };
+  for (const route of routes) {
+    const op = operations[route.operation];
+    const status = String(route.status ?? (route.method === 'POST' ? 201 : 200));
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path]![route.method.toLowerCase()] = {
+      operationId: route.operation.replace(/[.-](\w)/g, (_m, c: string) => c.toUpperCase()),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      security: op.scopes.length ? [{ bearer: [...op.scopes] }, { apiKey: [] }] : [{ bearer: [] }, { apiKey: [] }],
+      ...(options.withScopes ? { 'x-scopes': [...op.scopes] } : {}),
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.querystring, 'query')],
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+      responses: {
+        [status]: { description: 'Success', content: { 'application/json': { schema: plain(route.response) } } },
+        '400': { description: 'Invalid request', content: { 'application/json': { schema: errorSchema } } },
+        '401': { description: 'Missing or invalid credential', content: { 'application/json': { schema: errorSchema } } },
+        '403': { description: 'The credential may not do this', content: { 'application/json': { schema: errorSchema } } },
+        '429': { description: 'A rate limit is used up; see Retry-After', content: { 'application/json': { schema: errorSchema } } },
+        '503': { description: 'The database cannot be reached', content: { 'application/json': { schema: errorSchema } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, ...(options.description ? { description: options.description } : {}) },
+    servers: [{ url: options.serverUrl }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key (ctk_…) or OAuth access token (cto_…).' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+    },
+    paths,
+  };
+}
