@@ -1,14 +1,166 @@
-// Ingestion from the real upstream sources: what the CLI and the server call.
+// Ingestion from the real upstream sources: what the CLI (`council ingest`) and the server call.
+// One adapter per source; each run records its freshness in source_sync. A run reading recorded
+// files (--from) records freshness but leaves the watermark alone: it has not read the live source.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import type { ModuleDeps } from '../../../context.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import type { Adapter, AdapterRun } from './adapter.ts';
+import { CAMPAIGN_FINANCE_BASE_URL, syncCampaignFinance } from './campaign-finance.ts';
+import { ELMS_BASE_URL, syncElms } from './elms.ts';
+import type { HttpClientOptions } from './http-client.ts';
+import { LEGISTAR_BASE_URL, syncLegistar } from './legistar.ts';
+import { LOBBYING_BASE_URL, syncLobbying } from './lobbying.ts';
+import { failSync, finishSync, startSync } from './sync-state.ts';
+import { createTransport } from './transport.ts';
 
-export interface Ingest {
-  loadSampleIfEmpty(onProgress: (line: string) => void): Promise<boolean>;
+export interface IngestReport {
+  source: string;
+  seen: number;
+  changed: number;
+  startedAt: string;
+  finishedAt: string;
 }
 
-export function createIngest(_deps: ModuleDeps): Ingest {
+export interface RunOptions {
+  from?: string;
+  since?: string;
+  baseUrl?: string;
+  onProgress?: (line: string) => void;
+  /** Overrides of the HTTP client's pacing, timeout and retry settings for this run. */
+  http?: Omit<HttpClientOptions, 'onProgress'>;
+}
+
+export interface Freshness {
+  source: string;
+  lastSuccessAt: string | null;
+  lastStartedAt: string | null;
+  lastError: string | null;
+  recordsSeen: number;
+}
+
+export interface Ingest {
+  sources: readonly string[];
+  run(source: string, options: RunOptions): Promise<IngestReport>;
+  loadSampleIfEmpty(onProgress: (line: string) => void): Promise<boolean>;
+  freshness(): Promise<Freshness[]>;
+}
+
+interface SourceDef {
+  name: string;
+  adapter: Adapter;
+  baseUrl: string;
+  /** Minimum milliseconds between requests: each source's published or polite rate. */
+  minIntervalMs: number;
+}
+
+export const SAMPLE_DIR = fileURLToPath(new URL('../../../../sample/', import.meta.url));
+
+function resolveSource(source: string): SourceDef {
+  const s = source.trim();
+  if (s === 'elms') return { name: 'elms', adapter: syncElms, baseUrl: ELMS_BASE_URL, minIntervalMs: 250 };
+  if (s === 'lobbying') return { name: 'lobbying', adapter: syncLobbying, baseUrl: LOBBYING_BASE_URL, minIntervalMs: 250 };
+  if (s === 'campaign-finance' || s === 'campaign_finance') {
+    return { name: 'campaign_finance', adapter: syncCampaignFinance, baseUrl: CAMPAIGN_FINANCE_BASE_URL, minIntervalMs: 1000 };
+  }
+  const legistar = /^legistar:([a-z0-9-]+)$/i.exec(s);
+  if (legistar) {
+    const client = legistar[1]!.toLowerCase();
+    return { name: `legistar:${client}`, adapter: syncLegistar(client), baseUrl: LEGISTAR_BASE_URL, minIntervalMs: 200 };
+  }
+  if (s === 'legistar') throw new AppError('invalid_request', 'legistar needs a client, e.g. legistar:chicago');
+  throw new AppError('invalid_request', `unknown source "${source}"; use one of: elms, legistar:<client>, lobbying, campaign-finance, sample`);
+}
+
+/** --since: a date or date-time; returned as ISO (date-only stays a date). */
+export function parseSince(since: string | undefined): string | null {
+  if (since === undefined) return null;
+  const s = since.trim();
+  const shape = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(s);
+  // Date.parse rolls "2024-02-31" over to March; the calendar date must survive a round trip.
+  const ok = shape && !Number.isNaN(Date.parse(s)) && new Date(`${s.slice(0, 10)}T00:00:00Z`).toISOString().slice(0, 10) === s.slice(0, 10);
+  if (!ok) throw new AppError('invalid_request', `--since must be a date like 2024-01-31 (or an ISO date-time), got "${since}"`);
+  return s.length === 10 ? s : new Date(s).toISOString();
+}
+
+export function createIngest(deps: ModuleDeps): Ingest {
+  const { db, clock } = deps;
+
+  async function runOne(def: SourceDef, options: RunOptions, recordAs = def.name): Promise<IngestReport> {
+    const since = parseSince(options.since);
+    const onProgress = options.onProgress ?? (() => {});
+    const transport = createTransport({
+      baseUrl: options.baseUrl ?? def.baseUrl,
+      from: options.from,
+      minIntervalMs: def.minIntervalMs,
+      ...options.http,
+      onProgress,
+    });
+    const startedAt = clock.now().toISOString();
+    const state = await startSync(db, clock, recordAs);
+    const run: AdapterRun = { db, clock, transport, since: since ?? (options.from ? null : state.highWater), source: def.name, progress: onProgress };
+    onProgress(`${def.name}: sync started${run.since ? ` (changes since ${run.since})` : ' (full)'}${options.from ? ' from recorded files' : ''}`);
+    try {
+      const outcome = await def.adapter(run);
+      await finishSync(db, clock, recordAs, { ...outcome, highWater: options.from ? null : outcome.highWater });
+      const finishedAt = clock.now().toISOString();
+      onProgress(`${def.name}: finished, ${outcome.seen} seen, ${outcome.changed} changed`);
+      return { source: recordAs, seen: outcome.seen, changed: outcome.changed, startedAt, finishedAt };
+    } catch (err) {
+      await failSync(db, clock, recordAs, err).catch(() => {});
+      if (err instanceof AppError) throw err;
+      throw new AppError('unavailable', `${def.name} sync failed: ${(err as Error).message}`);
+    }
+  }
+
+  async function runSample(options: RunOptions): Promise<IngestReport> {
+    const dir = options.from ?? SAMPLE_DIR;
+    if (!existsSync(dir)) throw new AppError('invalid_request', `sample directory not found: ${dir}`);
+    const startedAt = clock.now().toISOString();
+    await startSync(db, clock, 'sample');
+    let seen = 0;
+    let changed = 0;
+    try {
+      for (const [name, sub] of [
+        // Campaign committees before lobbying: contributions link to the alderpersons they name.
+        ['elms', 'elms'],
+        ['campaign-finance', 'campaign-finance'],
+        ['lobbying', 'lobbying'],
+      ] as const) {
+        const report = await runOne(resolveSource(name), { ...options, from: `${dir.replace(/\/+$/, '')}/${sub}` });
+        seen += report.seen;
+        changed += report.changed;
+      }
+      await finishSync(db, clock, 'sample', { highWater: null, seen, changed });
+    } catch (err) {
+      await failSync(db, clock, 'sample', err).catch(() => {});
+      throw err;
+    }
+    return { source: 'sample', seen, changed, startedAt, finishedAt: clock.now().toISOString() };
+  }
+
   return {
-    async loadSampleIfEmpty() {
-      return false;
+    sources: ['elms', 'legistar', 'lobbying', 'campaign-finance', 'sample'],
+    async run(source, options) {
+      if (source.trim() === 'sample') return runSample(options);
+      return runOne(resolveSource(source), options);
+    },
+    async loadSampleIfEmpty(onProgress) {
+      const any = await sql<{ present: boolean }>`select exists (select 1 from matters) as present`.execute(db);
+      if (any.rows[0]?.present) return false;
+      await runSample({ onProgress });
+      return true;
+    },
+    async freshness() {
+      const rows = await db.selectFrom('source_sync').selectAll().orderBy('source').execute();
+      return rows.map((r) => ({
+        source: r.source,
+        lastSuccessAt: r.last_success_at ? new Date(r.last_success_at).toISOString() : null,
+        lastStartedAt: r.last_started_at ? new Date(r.last_started_at).toISOString() : null,
+        lastError: r.last_error,
+        recordsSeen: r.records_seen,
+      }));
     },
   };
 }
