@@ -1,8 +1,19 @@
-// Public data: what other modules and the surfaces may call.
+// Public data: what the surfaces (v1, v2, GraphQL, MCP, answers) call. Every method takes the
+// validated query of its schema (schema.ts) and returns resources as presented there; lists return
+// `{ data, meta: { nextCursor } }`. Bad input throws AppError('invalid_request'), an unknown id
+// AppError('not_found').
 import type { ModuleDeps } from '../../context.ts';
+import { createLegislationService } from './service.ts';
+import { createMoneyService } from './service-money.ts';
 
-export interface PublicData {}
+export type { Page } from './cursor.ts';
+export * as schemas from './schema.ts';
 
-export function createPublicData(_deps: ModuleDeps): PublicData {
-  return {};
+export type PublicData = ReturnType<typeof createLegislationService> & ReturnType<typeof createMoneyService>;
+
+export function createPublicData(deps: ModuleDeps): PublicData {
+  return { ...createLegislationService(deps), ...createMoneyService(deps) };
 }
+
+/** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
+export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony } from './service-directory.ts';

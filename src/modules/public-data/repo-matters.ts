@@ -1,0 +1,133 @@
+// Matters: the list with its filters and text search, and the detail document in one query.
+import { sql } from 'kysely';
+import { col, type SortPlan } from './keyset.ts';
+import { type Db, jsonRows, rank, recordEquals, rollCallJson, tsQuery, updatedSince } from './repo-sql.ts';
+
+export interface MatterFilters {
+  type?: string | undefined;
+  status?: string | undefined;
+  sponsor?: string | undefined;
+  body?: string | undefined;
+  introducedFrom?: string | undefined;
+  introducedTo?: string | undefined;
+  q?: string | undefined;
+  updatedSince?: string | undefined;
+}
+
+export const matterColumns = [
+  'm.id',
+  'm.record_number',
+  'm.legacy_record_number',
+  'm.type',
+  'm.title',
+  'm.status',
+  'm.category',
+  'm.key_legislation',
+  'm.introduction_date',
+  'm.final_action_date',
+  'm.controlling_body_id',
+  'm.topics',
+  'm.sponsor_names',
+  'm.source_url',
+  'm.updated_at',
+] as const;
+
+const id = { expr: col('m.id'), dir: 'asc', cast: 'text', alias: 'id' } as const;
+const intro = (dir: 'asc' | 'desc') => ({ expr: col('m.introduction_date'), dir, nullable: true, cast: 'date', alias: 'introduction_date' }) as const;
+const record = (dir: 'asc' | 'desc') => ({ expr: col('m.record_number'), dir, cast: 'text', alias: 'record_number' }) as const;
+
+export function matterSortPlan(sort: string): SortPlan {
+  switch (sort) {
+    case 'relevance':
+      return { name: sort, keys: [{ expr: col('m.rank'), dir: 'desc', cast: 'real', alias: 'rank' }, id] };
+    case 'introduced':
+      return { name: sort, keys: [intro('asc'), id] };
+    case 'record':
+      return { name: sort, keys: [record('asc')] };
+    case '-record':
+      return { name: sort, keys: [record('desc')] };
+    default:
+      return { name: '-introduced', keys: [intro('desc'), id] };
+  }
+}
+
+/**
+ * How many matches relevance ranks: the most recent ones. A common word can match a large share
+ * of 200,000 matters, and ranking reads every candidate's tsvector; capping keeps search fast
+ * whatever the query. Date sorts page through every match.
+ */
+export const RANKED_CANDIDATES = 500;
+
+// Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321, CL2023-0003511.
+export const recordNumberPattern = /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/;
+
+export function matterListQuery(db: Db, f: MatterFilters, sort: string) {
+  let qb: any = db.selectFrom('matters as m').select([...matterColumns]);
+  if (f.q !== undefined) {
+    const q = f.q.trim();
+    // A record number typed exactly is found through its own index and ranked first.
+    // Its tokens ("o2023", "-0001234") are common to thousands of records, so it skips the
+    // full-text index entirely.
+    const exact = recordNumberPattern.test(q) ? recordEquals('m.record_number', q) : undefined;
+    qb = qb.select(rank('m.search', q, exact).as('rank')).where(exact ?? sql<boolean>`m.search @@ ${tsQuery(q)}`);
+  }
+  if (f.type !== undefined) qb = qb.where('m.type', '=', f.type);
+  if (f.status !== undefined) qb = qb.where('m.status', '=', f.status);
+  if (f.body !== undefined) qb = qb.where('m.controlling_body_id', '=', f.body);
+  if (f.sponsor !== undefined) {
+    qb = qb.where('m.id', 'in', db.selectFrom('matter_sponsors').select('matter_id').where('person_id', '=', f.sponsor));
+  }
+  if (f.introducedFrom !== undefined) qb = qb.where('m.introduction_date', '>=', f.introducedFrom);
+  if (f.introducedTo !== undefined) qb = qb.where('m.introduction_date', '<=', f.introducedTo);
+  qb = updatedSince(qb, 'm.updated_at', f.updatedSince);
+  if (sort !== 'relevance') return qb;
+  const candidates = qb.orderBy(sql`m.introduction_date desc nulls last, m.id`).limit(RANKED_CANDIDATES);
+  return db.selectFrom(candidates.as('m')).selectAll('m');
+}
+
+/** The distinct values of an open vocabulary column, by a loose index scan (cheap on big tables). */
+export async function distinctValues(db: Db, column: 'type' | 'status'): Promise<string[]> {
+  const c = sql.ref(column);
+  const rows = await sql<{ v: string | null }>`
+    with recursive t(v) as (
+      (select ${c} from matters where ${c} is not null order by ${c} limit 1)
+      union all
+      select (select ${c} from matters where ${c} > t.v order by ${c} limit 1) from t where t.v is not null
+    ) select v from t where v is not null`.execute(db);
+  return rows.rows.map((r) => r.v!);
+}
+
+export async function matterIdByRecord(db: Db, record: string): Promise<string | undefined> {
+  const row = await db.selectFrom('matters as m').select('m.id').where(recordEquals('m.record_number', record)).executeTakeFirst();
+  return row?.id;
+}
+
+/** The whole detail document in one round trip: the matter row plus JSON arrays of its parts. */
+export function matterDetailQuery(db: Db, record: string) {
+  return db
+    .selectFrom('matters as m')
+    .select([...matterColumns])
+    .select([
+      jsonRows(sql`select s.person_id as "personId", s.name, s.role from matter_sponsors s where s.matter_id = m.id order by s.sort, s.name`).as('sponsors'),
+      jsonRows(
+        sql`select a.id, a.sort, a.action_date as date, a.action_name as name, a.action_text as text, a.body_id as "bodyId",
+          a.body_name as "bodyName", a.meeting_id as "meetingId", a.result
+          from matter_actions a where a.matter_id = m.id order by a.sort, a.action_date, a.id`,
+      ).as('actions'),
+      jsonRows(sql`select t.name, t.kind, t.url from matter_attachments t where t.matter_id = m.id order by t.sort, t.name`).as('attachments'),
+      sql<unknown>`(select json_build_object('id', o.id, 'recordNumber', o.record_number, 'title', o.title) from matters o where o.id = m.substitute_of_id)`.as(
+        'substitute_of',
+      ),
+      jsonRows(sql`select s.id, s.record_number as "recordNumber", s.title from matters s where s.substitute_of_id = m.id order by s.record_number`).as(
+        'substitutes',
+      ),
+      jsonRows(sql`select x.related_record_number as v from matter_relations x where x.matter_id = m.id order by 1`).as('relations'),
+      jsonRows(sql`select ${rollCallJson} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`).as('roll_calls'),
+    ])
+    .where(recordEquals('m.record_number', record));
+}
+
+export async function matterDetail(db: Db, record: string) {
+  return matterDetailQuery(db, record).executeTakeFirst();
+}
+

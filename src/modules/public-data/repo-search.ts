@@ -1,0 +1,81 @@
+// One ranked search across matters, people, meetings, bodies and lobbying organisations. Each
+// type's branch ranks only its own GIN-index matches and keeps only one page of them; the
+// branches are merged by rank. The page key is (rank, type, id).
+import { type RawBuilder, sql } from 'kysely';
+import { AppError } from '../../kernel/errors.ts';
+import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
+import { RANKED_CANDIDATES, recordNumberPattern } from './repo-matters.ts';
+import { isoTs, rank, recordEquals, tsQuery } from './repo-sql.ts';
+import type { Db } from './repo-sql.ts';
+import { publicPersonKinds } from './schema-people.ts';
+import type { searchTypes } from './schema-search.ts';
+
+type SearchType = (typeof searchTypes)[number];
+
+export interface SearchRow {
+  type: SearchType;
+  id: string;
+  title: string;
+  subtitle: string | null;
+  date: string | null;
+  path: string;
+  rank: number;
+}
+
+function branch(type: SearchType, q: string, since: string | undefined): RawBuilder<unknown> {
+  const tsq = tsQuery(q);
+  const changed = (alias: string) => (since === undefined ? sql`` : sql` and ${sql.ref(`${alias}.updated_at`)} >= ${new Date(since)}`);
+  switch (type) {
+    case 'matter': {
+      // Same rules as the matters list: a record number is an exact lookup; words rank the most
+      // recent RANKED_CANDIDATES matches.
+      const exact = recordNumberPattern.test(q.trim()) ? recordEquals('m.record_number', q.trim()) : undefined;
+      return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
+        '/matters/' || m.record_number as path, ${rank('m.search', q, exact)} as rank
+        from (select * from matters m where ${exact ?? sql`m.search @@ ${tsq}`}${changed('m')}
+          order by m.introduction_date desc nulls last, m.id limit ${RANKED_CANDIDATES}) m`;
+    }
+    case 'person':
+      return sql`select 'person' as type, p.id, p.name as title,
+        p.kind || coalesce(', ward ' || p.ward::text, '') as subtitle, null::text as date, '/people/' || p.id as path, ${rank('p.search', q)} as rank
+        from people p where p.search @@ ${tsq} and p.kind in (${sql.join([...publicPersonKinds])})${changed('p')}`;
+    case 'meeting':
+      return sql`select 'meeting' as type, g.id, g.body_name as title, g.location as subtitle, ${isoTs('g.start_time')} as date,
+        '/meetings/' || g.id as path, ${rank('g.search', q)} as rank from meetings g where g.search @@ ${tsq}${changed('g')}`;
+    case 'body':
+      return sql`select 'body' as type, b.id, b.name as title, b.kind as subtitle, null::text as date, '/bodies/' || b.id as path,
+        ${rank('b.search', q)} as rank from bodies b where b.search @@ ${tsq}${changed('b')}`;
+    case 'lobbying_client':
+      return sql`select 'lobbying_client' as type, o.id, o.name as title, o.city as subtitle, null::text as date,
+        '/lobbying/clients/' || o.id as path, ${rank('o.search', q)} as rank from lobbying_clients o where o.search @@ ${tsq}${changed('o')}`;
+    case 'lobbying_employer':
+      return sql`select 'lobbying_employer' as type, o.id, o.name as title, o.city as subtitle, null::text as date,
+        '/lobbying/employers/' || o.id as path, ${rank('o.search', q)} as rank from lobbying_employers o where o.search @@ ${tsq}${changed('o')}`;
+  }
+}
+
+// "Strictly after the cursor" for one branch, whose type is a constant: compare it once here.
+function afterCursor(type: SearchType, cursor: CursorValue[] | null): RawBuilder<boolean> {
+  if (!cursor) return sql<boolean>`true`;
+  const [r, t, id] = cursor as [number, string, string];
+  const rk = sql`cast(${r} as real)`;
+  if (type > t) return sql<boolean>`s.rank <= ${rk}`;
+  if (type < t) return sql<boolean>`s.rank < ${rk}`;
+  return sql<boolean>`(s.rank < ${rk} or (s.rank = ${rk} and s.id > ${id}))`;
+}
+
+export async function search(
+  db: Db,
+  input: { q: string; types: readonly SearchType[]; limit: number; cursor?: string | undefined; updatedSince?: string | undefined },
+): Promise<Page<SearchRow>> {
+  const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor, 'relevance', 3);
+  if (cursor && (typeof cursor[0] !== 'number' || typeof cursor[1] !== 'string' || typeof cursor[2] !== 'string')) {
+    throw new AppError('invalid_request', 'The cursor is malformed; pass meta.nextCursor from the previous page unchanged.');
+  }
+  const n = input.limit + 1;
+  const parts = input.types.map(
+    (type) => sql`(select * from (${branch(type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
+  );
+  const rows = await sql<SearchRow>`select * from (${sql.join(parts, sql` union all `)}) u order by u.rank desc, u.type, u.id limit ${n}`.execute(db);
+  return toPage(rows.rows, input.limit, 'relevance', (r) => [r.rank, r.type, r.id], (r) => r);
+}

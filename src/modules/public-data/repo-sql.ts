@@ -1,0 +1,49 @@
+// SQL fragments shared by the public-data repos.
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../../db-schema.ts';
+
+export type Db = Kysely<DB>;
+
+/**
+ * The tsquery for a free-text `q`. The search columns index names and record numbers with the
+ * 'simple' configuration and prose with 'english' (stemmed); OR-ing both parses of the query
+ * matches either kind of token, and both forms are answered by the GIN index.
+ */
+export function tsQuery(q: string): RawBuilder<unknown> {
+  return sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
+}
+
+/** A relevance expression typed as real, so cursor values compare exactly with it. */
+export function rank(searchColumn: string, q: string, boost?: RawBuilder<boolean>): RawBuilder<number> {
+  const base = sql`ts_rank(${sql.ref(searchColumn)}, ${tsQuery(q)})`;
+  return boost ? sql<number>`cast(${base} + case when ${boost} then 10 else 0 end as real)` : sql<number>`cast(${base} as real)`;
+}
+
+/** A timestamptz rendered as ISO 8601 UTC inside JSON built by the database. */
+export function isoTs(ref: string): RawBuilder<string> {
+  return sql<string>`to_char(${sql.ref(ref)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** JSON array of a subquery's rows, `[]` when there are none. */
+export function jsonRows(subquery: RawBuilder<unknown>): RawBuilder<unknown[]> {
+  return sql<unknown[]>`coalesce((select json_agg(x) from (${subquery}) x), '[]'::json)`;
+}
+
+/** One roll call as presented (alias `r`), for the detail documents built in one round trip. */
+export const rollCallJson = sql`json_build_object(
+  'id', r.id, 'matterId', r.matter_id,
+  'recordNumber', (select mx.record_number from matters mx where mx.id = r.matter_id),
+  'meetingId', r.meeting_id, 'bodyId', r.body_id, 'date', r.date, 'actionName', r.action_name, 'result', r.result,
+  'tallies', json_build_object('yea', r.yea, 'nay', r.nay, 'absent', r.absent, 'notVoting', r.not_voting,
+    'present', r.present, 'recused', r.recused, 'vacant', r.vacant, 'risingVote', r.rising_vote),
+  'sourceUrl', r.source_url, 'updatedAt', ${isoTs('r.updated_at')})`;
+
+/** Lower-cased equality on record numbers (index matters_record_lower). */
+export function recordEquals(ref: string, record: string): RawBuilder<boolean> {
+  return sql<boolean>`lower(${sql.ref(ref)}) = lower(${record})`;
+}
+
+/** Applies `updated_since` (records changed at or after the instant). */
+export function updatedSince(qb: any, ref: string, since: string | undefined): any {
+  return since === undefined ? qb : qb.where(sql.ref(ref), '>=', new Date(since));
+}

@@ -1,0 +1,122 @@
+// Public-data reads. Everything here is public: there is no per-object policy beyond which
+// people are public (policy.ts), so the services take only their input.
+import { AppError } from '../../kernel/errors.ts';
+import type { ModuleDeps } from '../../context.ts';
+import type { Page } from './cursor.ts';
+import { paginate } from './keyset.ts';
+import { publicPeopleKinds } from './policy.ts';
+import * as p from './presenters.ts';
+import { presentMeetingDetail } from './presenters-meetings.ts';
+import { matterDetail, matterIdByRecord, matterListQuery, matterSortPlan } from './repo-matters.ts';
+import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
+import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan, sourceStatuses } from './repo-people.ts';
+import { search } from './repo-search.ts';
+import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votesSortPlan } from './repo-votes.ts';
+import type * as s from './schema.ts';
+import { searchTypes } from './schema-search.ts';
+import { createVocabulary } from './vocabulary.ts';
+
+export const notFound = (what: string, id: string) => new AppError('not_found', `No ${what} "${id}".`);
+
+/** A from/to pair must be in order; both are already valid dates (schema format "date"). */
+export function checkRange(from: string | undefined, to: string | undefined, names = 'from/to'): void {
+  if (from !== undefined && to !== undefined && from > to) throw new AppError('invalid_request', `The date range ${names} is empty: ${from} is after ${to}.`);
+}
+
+export function createLegislationService(deps: ModuleDeps) {
+  const { db } = deps;
+  const vocabulary = createVocabulary(db);
+  return {
+    matters: {
+      async list(q: s.MattersInput): Promise<Page<s.MatterOut>> {
+        checkRange(q.introduced_from, q.introduced_to, 'introduced_from/introduced_to');
+        const sort = q.sort ?? (q.q !== undefined ? 'relevance' : '-introduced');
+        if (sort === 'relevance' && q.q === undefined) throw new AppError('invalid_request', 'sort=relevance needs a search query q.');
+        const type = q.type === undefined ? undefined : await vocabulary.canonical('type', 'type', q.type);
+        const status = q.status === undefined ? undefined : await vocabulary.canonical('status', 'status', q.status);
+        const qb = matterListQuery(db, {
+          type,
+          status,
+          sponsor: q.sponsor,
+          body: q.body,
+          introducedFrom: q.introduced_from,
+          introducedTo: q.introduced_to,
+          q: q.q,
+          updatedSince: q.updated_since,
+        }, sort);
+        return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+      },
+      async get(record: string): Promise<s.MatterDetailOut> {
+        const row = await matterDetail(db, record);
+        if (!row) throw notFound('matter with record number', record);
+        return p.presentMatterDetail(row);
+      },
+    },
+    rollCalls: {
+      async list(q: s.RollCallsInput): Promise<Page<s.RollCallOut>> {
+        checkRange(q.from, q.to);
+        const matterId = q.matter === undefined ? undefined : ((await matterIdByRecord(db, q.matter)) ?? '');
+        const qb = rollCallListQuery(db, { ...q, matterId, updatedSince: q.updated_since });
+        return paginate(qb, rollCallSortPlan(q.sort ?? '-date'), q, p.presentRollCall);
+      },
+      async get(id: string): Promise<s.RollCallDetailOut> {
+        const row = await rollCallDetail(db, id);
+        if (!row) throw notFound('roll call', id);
+        return p.presentRollCallDetail(row);
+      },
+    },
+    votes: {
+      async list(q: s.VotesInput): Promise<Page<s.VoteOut>> {
+        checkRange(q.from, q.to);
+        // An unknown record number matches no votes (an empty page), as an unknown person does.
+        const matterId = q.matter === undefined ? undefined : ((await matterIdByRecord(db, q.matter)) ?? '');
+        const qb = voteListQuery(db, { ...q, matterId, rollCall: q.roll_call, updatedSince: q.updated_since });
+        return paginate(qb, votesSortPlan, q, p.presentVote);
+      },
+    },
+    meetings: {
+      async list(q: s.MeetingsInput): Promise<Page<s.MeetingOut>> {
+        checkRange(q.from, q.to);
+        const qb = meetingListQuery(db, { ...q, updatedSince: q.updated_since });
+        return paginate(qb, meetingSortPlan(q.sort ?? '-date'), q, p.presentMeeting);
+      },
+      async get(id: string): Promise<s.MeetingDetailOut> {
+        const row = await meetingDetail(db, id);
+        if (!row) throw notFound('meeting', id);
+        return presentMeetingDetail(row);
+      },
+    },
+    bodies: {
+      async list(q: s.BodiesInput): Promise<Page<s.BodyOut>> {
+        const qb = bodyListQuery(db, stripUndefined({ kind: q.kind, active: q.active, q: q.q, updatedSince: q.updated_since }));
+        return paginate(qb, bodySortPlan(q.sort ?? 'name'), q, p.presentBody);
+      },
+      async get(id: string): Promise<s.BodyDetailOut> {
+        const row = await bodyDetail(db, id);
+        if (!row) throw notFound('body', id);
+        return p.presentBodyDetail(row);
+      },
+    },
+    people: {
+      async list(q: s.PeopleInput): Promise<Page<s.PersonOut>> {
+        const qb = personListQuery(db, { ...q, updatedSince: q.updated_since });
+        return paginate(qb, personSortPlan(q.sort ?? 'name'), q, p.presentPerson);
+      },
+      async get(id: string): Promise<s.PersonDetailOut> {
+        const row = await personDetail(db, id, publicPeopleKinds);
+        if (!row) throw notFound('person', id);
+        return p.presentPersonDetail(row);
+      },
+    },
+    async search(q: s.SearchInput): Promise<Page<s.SearchResultOut>> {
+      return search(db, { q: q.q, types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since });
+    },
+    async sources(): Promise<{ data: s.SourceOut[] }> {
+      return { data: (await sourceStatuses(db)).map(p.presentSource) };
+    },
+  };
+}
+
+export function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never;
+}
