@@ -1,0 +1,26 @@
+// The part of autocannon's programmatic API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    timeout?: number;
+    headers?: Record<string, string>;
+    requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>;
+  }
+
+  interface Result {
+    start: Date | string;
+    finish: Date | string;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+
+  interface Instance extends EventEmitter, PromiseLike<Result> {}
+
+  function autocannon(options: Options): Instance;
+  export default autocannon;
+}

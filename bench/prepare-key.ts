@@ -1,0 +1,28 @@
+// The benchmark's caller, made through the service's own modules as an operator would: one
+// account (reused between runs) with limits raised far above what a run sends, so the run
+// measures counting without being refused by it, and a fresh public.read key that expires in a day.
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { operator } from '../src/modules/accounts/index.ts';
+
+const EMAIL = 'bench@bench.invalid';
+const HIGH_LIMIT = 1_000_000_000;
+
+export async function prepareKey(databaseUrl: string): Promise<string> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOAD_SAMPLE: 'false', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+  const ctx = await createContext(config, { migrate: false });
+  try {
+    const { accounts, credentials } = ctx.services;
+    const account = (await accounts.findByEmail(EMAIL)) ?? (await accounts.create({ email: EMAIL, name: 'Benchmark' }));
+    await accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT } });
+    const created = await credentials.keys.create({
+      accountId: account.id,
+      name: 'benchmark',
+      scopes: ['public.read'],
+      expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+    });
+    return created.key;
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,156 @@
+// `npm run bench`: generates (or reuses) the synthetic council, starts the real service, a bare
+// Fastify ceiling and the unguarded detail route as child processes on loopback, and measures
+// each route with autocannon. Prints a table, the authentication overhead, and as the last line
+// one JSON object with every figure. Any non-2xx response, error or timeout fails the run.
+//
+// Settings (environment): DATABASE_URL (default the local server's council_bench database),
+// BENCH_DURATION seconds per route (10), BENCH_WARMUP seconds (3), BENCH_CONNECTIONS (20),
+// BENCH_QUERY search terms separated by "|".
+import { cpus, totalmem } from 'node:os';
+import pg from 'pg';
+import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
+import { type Measurement, measure, type Target } from './measure.ts';
+import { prepareKey } from './prepare-key.ts';
+import { report, type RouteFigures } from './report.ts';
+import { type Child, startChild } from './servers.ts';
+
+function intEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+const options = {
+  seconds: intEnv('BENCH_DURATION', 10, 1, 600),
+  warmupSeconds: intEnv('BENCH_WARMUP', 3, 0, 120),
+  connections: intEnv('BENCH_CONNECTIONS', 20, 1, 1000),
+};
+// Terms of different selectivity (from about 1 % to 9 % of matters), requested in turn.
+const queries = (process.env.BENCH_QUERY || 'speed humps|tavern|lead service line replacement|affordable housing')
+  .split('|')
+  .map((s) => s.trim())
+  .filter(Boolean);
+
+/** Records, people and search terms that exist in the generated data, with each term's hit count. */
+async function fixtures() {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const records = await client.query<{ r: string }>("select record_number as r from matters where source = 'bench' order by random() limit 2000");
+    const people = await client.query<{ id: string }>("select id from people where source = 'bench' and kind = 'alderperson' order by id");
+    const hits: Record<string, number> = {};
+    for (const q of queries) {
+      const r = await client.query<{ n: string }>(
+        "select count(*)::text as n from matters where search @@ (websearch_to_tsquery('english', $1) || websearch_to_tsquery('simple', $1))",
+        [q],
+      );
+      hits[q] = Number(r.rows[0]!.n);
+      if (hits[q] === 0) throw new Error(`the search term "${q}" matches no matter`);
+    }
+    return { records: records.rows.map((r) => r.r), people: people.rows.map((r) => r.id), hits };
+  } finally {
+    await client.end();
+  }
+}
+
+/** One request per target before measuring: the route answers 200 with data, not an error page. */
+async function check(target: Target, expect: (body: any) => boolean): Promise<void> {
+  const path = target.paths[0]!;
+  const res = await fetch(`${target.url}${path}`, { headers: target.headers ?? {}, signal: AbortSignal.timeout(30_000) });
+  const body = await res.json().catch(() => null);
+  if (res.status !== 200 || !expect(body)) {
+    throw new Error(`${target.name}: GET ${path} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
+  }
+}
+
+const children: Child[] = [];
+async function main(): Promise<number> {
+  const generated = await generate(databaseUrl, (line) => console.log(line));
+  const data = await fixtures();
+  const key = await prepareKey(databaseUrl);
+
+  const serviceEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    LOAD_SAMPLE: 'false',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+  };
+  const service = await startChild('service', ['src/cli.ts', 'serve'], serviceEnv, '/health');
+  children.push(service);
+  const ceiling = await startChild('ceiling', ['bench/ceiling-server.ts'], { ...process.env, NODE_ENV: 'production' }, '/ceiling');
+  children.push(ceiling);
+  const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
+  children.push(unguarded);
+
+  const auth = { authorization: `Bearer ${key}` };
+  const detailPaths = data.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`);
+  const targets: Array<{ target: Target; expect: (body: any) => boolean }> = [
+    { target: { name: 'ceiling (bare Fastify JSON)', url: ceiling.url, paths: ['/ceiling'] }, expect: (b) => b?.status === 'ok' },
+    {
+      target: { name: 'GET /api/v1/matters/{record}', url: service.url, paths: detailPaths, headers: auth },
+      expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
+    },
+    {
+      target: { name: 'same, without guard', url: unguarded.url, paths: detailPaths },
+      expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
+    },
+    {
+      target: { name: 'GET /api/v1/matters?q=…', url: service.url, paths: queries.map((q) => `/api/v1/matters?q=${encodeURIComponent(q)}`), headers: auth },
+      expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
+    },
+    {
+      target: { name: 'GET /api/v1/votes?person=…', url: service.url, paths: data.people.map((p) => `/api/v1/votes?person=${encodeURIComponent(p)}`), headers: auth },
+      expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
+    },
+  ];
+
+  // The guard is really on: the same request without the key is refused.
+  const refused = await fetch(`${service.url}${detailPaths[0]}`, { signal: AbortSignal.timeout(10_000) });
+  if (refused.status !== 401) throw new Error(`the service answered ${refused.status} without a credential; expected 401`);
+
+  for (const t of targets) await check(t.target, t.expect);
+  const results: Measurement[] = [];
+  for (const t of targets) {
+    console.log(`measuring ${t.target.name} for ${options.seconds} s (${options.connections} connections, ${options.warmupSeconds} s warm-up)`);
+    results.push(await measure(t.target, options));
+    for (const c of children) if (!c.alive()) throw new Error(`${c.name} died during the run`);
+  }
+  const peakRss = service.peakRss();
+
+  const [ceil, detail, bare, search] = results as [Measurement, Measurement, Measurement, Measurement];
+  const routes: RouteFigures[] = results.map((m) => ({ ...m, ratio: m.rps / ceil.rps }));
+  const failed = results.filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
+  return report({
+    routes,
+    authOverheadP50: detail.p50 - bare.p50,
+    aims: {
+      detailAtLeastHalfCeiling: detail.rps / ceil.rps >= 0.5,
+      searchP99AtMost50ms: search.p99 <= 50,
+      authOverheadAtMost1msP50: detail.p50 - bare.p50 <= 1,
+    },
+    peakRssBytes: peakRss,
+    failed: failed.map((m) => m.name),
+    settings: { ...options, queries, queryHits: data.hits, records: data.records.length, people: data.people.length },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryBytes: totalmem(),
+      node: process.version,
+      database: { server: `PostgreSQL ${generated.serverVersion}`, bytes: generated.databaseBytes, counts: generated.counts },
+    },
+    generation: { reused: generated.reused, seconds: generated.seconds },
+  });
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  console.error(`bench failed: ${(err as Error).message}`);
+} finally {
+  for (const c of children) await c.stop();
+}
+process.exit(code);

@@ -1,0 +1,89 @@
+// Child processes under test: the real service, the ceiling server and the unguarded server.
+// Every wait has a deadline, and every address is loopback.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const HOST = '127.0.0.1';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Child {
+  name: string;
+  url: string;
+  pid: number;
+  /** Peak resident set size of the process so far (VmHWM), in bytes. */
+  peakRss(): number;
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Last lines a child wrote, shown when it fails to start or dies during a run. */
+function tail(chunks: string[]): string {
+  return chunks.join('').split('\n').slice(-20).join('\n');
+}
+
+export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, timeoutMs = 60_000): Promise<Child> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...env, PORT: String(port), HOST },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exited: number | null = null;
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = code ?? (signal ? 128 : 1);
+      resolve();
+    }),
+  );
+  const url = `http://${HOST}:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited !== null) throw new Error(`${name} exited with ${exited} before it was ready:\n${tail(output)}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} was not ready within ${timeoutMs / 1000} s:\n${tail(output)}`);
+    }
+    const ok = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pid = child.pid!;
+  return {
+    name,
+    url,
+    pid,
+    peakRss() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = /VmHWM:\s+(\d+) kB/.exec(status);
+      return kb ? Number(kb[1]) * 1024 : 0;
+    },
+    async stop() {
+      if (exited !== null) return;
+      child.kill('SIGTERM');
+      const killed = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(killed);
+    },
+    alive: () => exited === null,
+  };
+}
