@@ -6,15 +6,19 @@ import { startAdminSocket } from './admin-socket.ts';
 
 export async function startServer(config: Config): Promise<{ close(): Promise<void>; url: string }> {
   const ctx = await createContext(config);
+  // With the embedded database only this process may open the data directory, so the operator
+  // CLI reaches the running service through a socket only this machine's user can open. It opens
+  // first, before the sample load, so a CLI started meanwhile finds it instead of the directory.
+  const admin = ctx.database.kind === 'pglite' ? await startAdminSocket(ctx).catch(async (err) => {
+    await ctx.close();
+    throw err;
+  }) : null;
   if (config.loadSample) {
     const loaded = await ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line));
     if (loaded) ctx.log.info('loaded the bundled Chicago sample');
   }
   const app = await buildApp(ctx);
   const url = await app.listen({ port: config.port, host: config.host });
-  // With the embedded database only this process may open the data directory, so the operator
-  // CLI reaches the running service through a socket only this machine's user can open.
-  const admin = ctx.database.kind === 'pglite' ? await startAdminSocket(ctx) : null;
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
   let closing: Promise<void> | null = null;
   const close = () =>

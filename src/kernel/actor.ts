@@ -18,9 +18,19 @@ export interface Actor {
     name: string;
     kind: 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session';
     expiresAt: Date | null;
+    /** Scopes granted when the credential was made, before live power cut them (GET /me shows both). */
+    grantedScopes?: Scope[];
   };
   /** Scopes the credential holds right now (already cut down to what the account may grant). */
   scopes: Scope[];
   /** Whose counters this request spends: the team's for team credentials, else the account's. */
   limitsOwner: { type: 'account' | 'team'; id: string };
+  /** The limits owner's effective limits: the operator's override, else the default. */
+  limits: Limits;
+}
+
+export interface Limits {
+  requestsPerDay: number;
+  requestsPerMinute: number;
+  aiAnswersPerDay: number;
 }

@@ -1,38 +1,23 @@
-// Accounts, teams and memberships: what other modules may call.
-import { AppError } from '../../kernel/errors.ts';
+// Accounts, teams, memberships, roles, features and limit overrides: what other modules, the CLI
+// and the dashboard may call. Tables: accounts, teams, memberships (migration 0003).
 import type { ModuleDeps } from '../../context.ts';
+import { type AccountsService, createAccountsService } from './service.ts';
 
-export interface AccountRecord {
-  id: string;
-  email: string;
-  name: string | null;
-}
-
-export interface Accounts {
-  create(input: { email: string; name?: string | null }): Promise<AccountRecord>;
-  findByEmail(email: string): Promise<AccountRecord | null>;
-}
+export type Accounts = AccountsService;
 
 export function createAccounts(deps: ModuleDeps): Accounts {
-  const { db } = deps;
-  return {
-    async create(input) {
-      const email = input.email.trim();
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('invalid_request', 'A valid email address is required.');
-      const row = await db
-        .insertInto('accounts')
-        .values({ id: `acc_${crypto.randomUUID()}`, email, name: input.name ?? null })
-        .returning(['id', 'email', 'name'])
-        .executeTakeFirstOrThrow();
-      return row;
-    },
-    async findByEmail(email) {
-      const row = await db
-        .selectFrom('accounts')
-        .select(['id', 'email', 'name'])
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-        .executeTakeFirst();
-      return row ?? null;
-    },
-  };
+  return createAccountsService(deps);
 }
+
+export { type Acting, asAccount, operator } from './policy.ts';
+export {
+  type AccountView,
+  defaultLimits,
+  effectiveLimits,
+  type LimitChange,
+  type LimitOverrides,
+  type MembershipView,
+  type TeamMemberView,
+  type TeamView,
+} from './schema.ts';
+export type { MemberChange, MembershipEndedHook } from './service.ts';

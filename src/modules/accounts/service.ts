@@ -1,0 +1,185 @@
+// Accounts, teams, memberships, features and limit overrides. Every change names who asks
+// (`Acting`) and checks policy first; membership changes run in one transaction with the team row
+// locked, and tell subscribers (the credentials module revokes keys) inside that transaction.
+import type { Kysely } from 'kysely';
+import type { ModuleDeps } from '../../context.ts';
+import type { DB } from '../../db-schema.ts';
+import type { Feature, Role } from '../../kernel/actor.ts';
+import { AppError } from '../../kernel/errors.ts';
+import * as policy from './policy.ts';
+import type { Acting } from './policy.ts';
+import { presentAccount, presentMember, presentMembership, presentTeam } from './presenters.ts';
+import * as repo from './repo.ts';
+import {
+  type AccountView,
+  type LimitChange,
+  type MembershipView,
+  parseEmail,
+  parseFeatures,
+  parseLimitChange,
+  parseName,
+  parseRole,
+  type TeamMemberView,
+  type TeamView,
+} from './schema.ts';
+
+/** Runs inside the transaction that ends a membership (removal), before it commits. */
+export type MembershipEndedHook = (trx: Kysely<DB>, ended: { teamId: string; accountId: string }) => Promise<void>;
+
+export interface MemberChange {
+  teamId: string;
+  accountId: string;
+}
+
+const notFound = (what: string) => new AppError('not_found', `No such ${what}.`);
+
+export function createAccountsService(deps: Pick<ModuleDeps, 'db'>) {
+  const { db } = deps;
+  const membershipEnded: MembershipEndedHook[] = [];
+
+  async function requireAccount(q: Kysely<DB>, id: string) {
+    const row = await repo.findAccountById(q, id);
+    if (!row) throw notFound('account');
+    return row;
+  }
+
+  /** The team as the caller may see it: another team's id is not_found, never forbidden. */
+  async function visibleTeam(q: Kysely<DB>, by: Acting, teamId: string, lock = false) {
+    const row = lock ? await repo.lockTeam(q, teamId) : await repo.findTeam(q, teamId);
+    const callerRole = by.type === 'account' && row ? await repo.roleOf(q, teamId, by.accountId) : null;
+    if (!row || !policy.canSeeTeam(by, callerRole)) throw notFound('team');
+    return { row, callerRole };
+  }
+
+  const accounts = {
+    async create(input: { email: string; name?: string | null }): Promise<AccountView> {
+      const email = parseEmail(input.email);
+      const name = parseName(input.name, 'name', false);
+      const row = await repo.insertAccount(db, { id: `acc_${crypto.randomUUID()}`, email, name });
+      if (!row) throw new AppError('conflict', `An account with the email ${email} already exists.`);
+      return presentAccount(row);
+    },
+    async get(id: string): Promise<AccountView> {
+      return presentAccount(await requireAccount(db, id));
+    },
+    async findByEmail(email: string): Promise<AccountView | null> {
+      const row = await repo.findAccountByEmail(db, email.trim());
+      return row ? presentAccount(row) : null;
+    },
+    async requireByEmail(email: string): Promise<AccountView> {
+      const row = await repo.findAccountByEmail(db, parseEmail(email));
+      if (!row) throw new AppError('not_found', `No account with the email ${email.trim()}.`);
+      return presentAccount(row);
+    },
+    async setLimits(by: Acting, input: { accountId: string; limits: LimitChange }): Promise<AccountView> {
+      policy.requireOperator(by, "change an account's limits");
+      const change = parseLimitChange(input.limits);
+      const row = await repo.updateAccountLimits(db, input.accountId, change);
+      if (!row) throw notFound('account');
+      return presentAccount(row);
+    },
+    /** The teams an account belongs to, with its role in each. */
+    async memberships(accountId: string): Promise<MembershipView[]> {
+      return (await repo.listMemberships(db, accountId)).map(presentMembership);
+    },
+  };
+
+  const teams = {
+    async create(by: Acting, input: { name: string; ownerAccountId: string; features?: readonly string[] }): Promise<TeamView> {
+      const name = parseName(input.name, 'name', true)!;
+      const features = parseFeatures(input.features ?? []);
+      policy.requireTeamCreation(by, input.ownerAccountId, features.length > 0);
+      return db.transaction().execute(async (trx) => {
+        await requireAccount(trx, input.ownerAccountId);
+        const row = await repo.insertTeam(trx, { id: `team_${crypto.randomUUID()}`, name, features });
+        await repo.insertMembership(trx, { team_id: row.id, account_id: input.ownerAccountId, role: 'owner' });
+        return presentTeam(row);
+      });
+    },
+    async get(by: Acting, teamId: string): Promise<TeamView & { members: TeamMemberView[] }> {
+      const { row } = await visibleTeam(db, by, teamId);
+      const members = (await repo.listMembers(db, teamId)).map(presentMember);
+      return { ...presentTeam(row), members };
+    },
+    /** The team's current facts, for other modules (the caller checks its own policy). */
+    async find(teamId: string): Promise<TeamView | null> {
+      const row = await repo.findTeam(db, teamId);
+      return row ? presentTeam(row) : null;
+    },
+    async setFeatures(by: Acting, input: { teamId: string; enable?: readonly string[]; disable?: readonly string[] }): Promise<TeamView> {
+      policy.requireOperator(by, 'switch team features');
+      const enable = parseFeatures(input.enable ?? []);
+      const disable = parseFeatures(input.disable ?? []);
+      const both = enable.filter((f) => disable.includes(f));
+      if (both.length) throw new AppError('invalid_request', `A feature cannot be both enabled and disabled: ${both.join(', ')}.`);
+      return db.transaction().execute(async (trx) => {
+        const { row } = await visibleTeam(trx, by, input.teamId, true);
+        const current = row.features as Feature[];
+        const next = [...current.filter((f) => !disable.includes(f)), ...enable.filter((f) => !current.includes(f))];
+        return presentTeam((await repo.updateTeamFeatures(trx, input.teamId, next))!);
+      });
+    },
+    async setLimits(by: Acting, input: { teamId: string; limits: LimitChange }): Promise<TeamView> {
+      policy.requireOperator(by, "change a team's limits");
+      const change = parseLimitChange(input.limits);
+      const row = await repo.updateTeamLimits(db, input.teamId, change);
+      if (!row) throw notFound('team');
+      return presentTeam(row);
+    },
+  };
+
+  /** One membership change under the team lock: look up both roles, ask policy, then write. */
+  async function changeMembership(by: Acting, change: MemberChange, to: Role | null, mustExist: boolean) {
+    return db.transaction().execute(async (trx) => {
+      const { callerRole } = await visibleTeam(trx, by, change.teamId, true);
+      await requireAccount(trx, change.accountId);
+      const from = await repo.roleOf(trx, change.teamId, change.accountId);
+      if (mustExist && from === null) throw new AppError('not_found', 'That account is not a member of this team.');
+      if (!mustExist && from !== null) throw new AppError('conflict', `That account is already a member of this team (${from}).`);
+      policy.requireMembershipChange(by, callerRole, { accountId: change.accountId, from, to });
+      if (from === null) {
+        await repo.insertMembership(trx, { team_id: change.teamId, account_id: change.accountId, role: to! });
+      } else if (to === null) {
+        await repo.deleteMembership(trx, change.teamId, change.accountId);
+        for (const hook of membershipEnded) await hook(trx, change);
+      } else {
+        await repo.updateMembershipRole(trx, change.teamId, change.accountId, to);
+      }
+      if (from === 'owner' && to !== 'owner') policy.requireOwnerRemains(await repo.countOwners(trx, change.teamId));
+      return (await repo.listMembers(trx, change.teamId)).map(presentMember);
+    });
+  }
+
+  const members = {
+    async add(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
+      return changeMembership(by, input, parseRole(input.role), false);
+    },
+    async setRole(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
+      return changeMembership(by, input, parseRole(input.role), true);
+    },
+    /** Ends a membership; the credentials module revokes the person's team keys in the same transaction. */
+    async remove(by: Acting, input: MemberChange): Promise<TeamMemberView[]> {
+      return changeMembership(by, input, null, true);
+    },
+    async list(by: Acting, teamId: string): Promise<TeamMemberView[]> {
+      await visibleTeam(db, by, teamId);
+      return (await repo.listMembers(db, teamId)).map(presentMember);
+    },
+    /** The account's current role in the team, or null when it is not a member. */
+    roleOf(teamId: string, accountId: string): Promise<Role | null> {
+      return repo.roleOf(db, teamId, accountId);
+    },
+  };
+
+  return {
+    ...accounts,
+    teams,
+    members,
+    /** Subscribe to membership removals; the hook runs inside the removing transaction. */
+    onMembershipEnded(hook: MembershipEndedHook): void {
+      membershipEnded.push(hook);
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

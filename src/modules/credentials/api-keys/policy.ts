@@ -1,0 +1,59 @@
+// Who may make, see and change which API keys, and which scopes a key may hold (decisions.md,
+// "Credentials"; spec "Resources: API key"). Pure functions over facts the service looked up.
+import type { Feature, Role } from '../../../kernel/actor.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import { legacyScopes, roleCanGrant, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import type { Acting } from '../../accounts/index.ts';
+
+export interface TeamFacts {
+  /** The creator's current role in the team, null when not a member. */
+  role: Role | null;
+  features: readonly Feature[];
+}
+
+/** An account makes keys for itself; the operator may make one for any account. */
+export function requireCreator(by: Acting, creatorAccountId: string): void {
+  if (by.type === 'account' && by.accountId !== creatorAccountId) throw new AppError('forbidden', 'You can only make keys for your own account.');
+}
+
+/** Only team owners and admins make team keys. */
+export function requireTeamKeyMaker(by: Acting, team: TeamFacts): void {
+  // To an account outside the team, the team does not exist.
+  if (team.role === null && by.type === 'account') throw new AppError('not_found', 'No such team.');
+  if (team.role !== 'owner' && team.role !== 'admin') throw new AppError('forbidden', 'Only team owners and admins can make team keys.');
+}
+
+/**
+ * Each scope must fit the key kind (team: public.*, team.*, people.*; personal: public.*, me.*)
+ * and, for a team key, be one the creator's role could grant in this team now.
+ */
+export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts | null, kind: 'scoped' | 'registration'): void {
+  const keyKind = team ? 'team' : 'personal';
+  for (const scope of scopes) {
+    if (!scopeFitsKeyKind(scope, keyKind)) {
+      throw new AppError('invalid_request', `A ${keyKind} key cannot hold ${scope}; ${keyKind === 'team' ? 'make a personal key for me.* scopes' : 'make a team key for team.* and people.* scopes'}.`);
+    }
+    if (team && !roleCanGrant(scope, team.role!, team.features)) {
+      throw new AppError('invalid_request', `The creator's role (${team.role}) or the team's features cannot grant ${scope}.`);
+    }
+    // Registration keys never carry more than public.read public.ai (decisions.md).
+    if (kind === 'registration' && !legacyScopes.includes(scope)) {
+      throw new AppError('invalid_request', `A registration key can hold only ${legacyScopes.join(' and ')}.`);
+    }
+  }
+}
+
+/**
+ * Who may see, edit and revoke a key: its creator, the owners and admins of its team, and the
+ * operator. Anyone else is told it does not exist.
+ */
+export function canManageKey(by: Acting, key: { accountId: string; teamId: string | null }, callerTeamRole: Role | null): boolean {
+  if (by.type === 'operator') return true;
+  if (by.accountId === key.accountId) return true;
+  return key.teamId !== null && (callerTeamRole === 'owner' || callerTeamRole === 'admin');
+}
+
+/** Listing every key of a team: its owners and admins, and the operator. */
+export function canListTeamKeys(by: Acting, callerTeamRole: Role | null): boolean {
+  return by.type === 'operator' || callerTeamRole === 'owner' || callerTeamRole === 'admin';
+}

@@ -1,0 +1,138 @@
+// API keys: make (value shown once, stored as SHA-256), list, rename, change expiry and allowed
+// IPs, revoke. Policy is asked first; scopes are checked against the key kind and the creator's
+// role at creation, and again on every request by verify.ts (live power).
+import type { ModuleDeps } from '../../../context.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import type { Scope } from '../../../kernel/operations.ts';
+import type { Accounts, Acting } from '../../accounts/index.ts';
+import { asAccount } from '../../accounts/index.ts';
+import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
+import * as policy from './policy.ts';
+import { presentKey } from './presenters.ts';
+import * as repo from './repo.ts';
+import { type ApiKeyView, parseAllowedIps, parseExpiry, parseKeyName, parseScopes } from './schema.ts';
+
+export interface CreateKeyInput {
+  /** The account that makes and owns the key (for a team key: its creator). */
+  accountId: string;
+  name: string;
+  /** null only for a legacy key (acts as public.read public.ai). */
+  scopes: readonly string[] | null;
+  teamId?: string | null;
+  expiresAt?: string | Date | null;
+  allowedIps?: readonly string[];
+  kind?: 'scoped' | 'registration';
+  /** Who asks; by default the account itself. */
+  by?: Acting;
+}
+
+export interface CreatedKey {
+  id: string;
+  /** The value, shown this once; only its hash is kept. */
+  key: string;
+  apiKey: ApiKeyView;
+}
+
+const notFound = () => new AppError('not_found', 'No such API key.');
+
+export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts) {
+  const { db, clock } = deps;
+
+  /** The key as the caller may see it; anyone else's key does not exist for them. */
+  async function manageable(by: Acting, id: string) {
+    const row = await repo.findKey(db, id);
+    if (!row) throw notFound();
+    const callerRole = by.type === 'account' && row.team_id ? await accounts.members.roleOf(row.team_id, by.accountId) : null;
+    if (!policy.canManageKey(by, { accountId: row.account_id, teamId: row.team_id }, callerRole)) throw notFound();
+    return row;
+  }
+
+  async function change(by: Acting, id: string, set: Parameters<typeof repo.updateKey>[2]): Promise<ApiKeyView> {
+    const row = await manageable(by, id);
+    if (row.revoked_at) throw new AppError('invalid_request', 'This key is revoked; make a new one.');
+    await repo.updateKey(db, id, set);
+    return presentKey((await repo.findKey(db, id))!);
+  }
+
+  return {
+    async create(input: CreateKeyInput): Promise<CreatedKey> {
+      const by = input.by ?? asAccount(input.accountId);
+      const kind = input.kind ?? 'scoped';
+      const name = parseKeyName(input.name);
+      const scopes: Scope[] | null = input.scopes === null ? null : parseScopes(input.scopes);
+      const expiresAt = parseExpiry(input.expiresAt, clock.now());
+      const allowedIps = parseAllowedIps(input.allowedIps ?? []);
+      policy.requireCreator(by, input.accountId);
+      await accounts.get(input.accountId);
+      let team = null;
+      if (input.teamId) {
+        const found = await accounts.teams.find(input.teamId);
+        if (!found) throw new AppError('not_found', 'No such team.');
+        team = { role: await accounts.members.roleOf(found.id, input.accountId), features: found.features };
+        policy.requireTeamKeyMaker(by, team);
+        if (kind === 'registration') throw new AppError('invalid_request', 'A registration key is always personal.');
+      }
+      if (scopes === null && team) throw new AppError('invalid_request', 'A team key needs scopes.');
+      if (scopes) policy.requireGrantableScopes(scopes, team, kind);
+      const key = newApiKeyValue();
+      const id = `key_${crypto.randomUUID()}`;
+      await repo.insertKey(db, {
+        id,
+        account_id: input.accountId,
+        team_id: input.teamId ?? null,
+        name,
+        kind: scopes === null ? 'legacy' : kind,
+        prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        hash: hashCredential(key),
+        scopes,
+        allowed_ips: allowedIps,
+        expires_at: expiresAt,
+      });
+      return { id, key, apiKey: presentKey((await repo.findKey(db, id))!) };
+    },
+
+    /** An account's own keys (personal and the team keys it made), or every key of a team. */
+    async list(by: Acting, filter: { accountId?: string; teamId?: string; includeRevoked?: boolean }): Promise<ApiKeyView[]> {
+      if (!filter.accountId && !filter.teamId) throw new AppError('invalid_request', 'List the keys of an account or of a team.');
+      if (filter.accountId && by.type === 'account' && by.accountId !== filter.accountId && !filter.teamId) throw notFound();
+      if (filter.teamId) {
+        const role = by.type === 'account' ? await accounts.members.roleOf(filter.teamId, by.accountId) : null;
+        if (!(await accounts.teams.find(filter.teamId)) || !policy.canListTeamKeys(by, role)) throw new AppError('not_found', 'No such team.');
+      }
+      const rows = await repo.listKeys(db, {
+        ...(filter.accountId ? { accountId: filter.accountId } : {}),
+        ...(filter.teamId ? { teamId: filter.teamId } : {}),
+        includeRevoked: filter.includeRevoked ?? false,
+      });
+      return rows.map(presentKey);
+    },
+
+    async get(by: Acting, id: string): Promise<ApiKeyView> {
+      return presentKey(await manageable(by, id));
+    },
+
+    async rename(by: Acting, input: { id: string; name: string }): Promise<ApiKeyView> {
+      return change(by, input.id, { name: parseKeyName(input.name) });
+    },
+
+    async setExpiry(by: Acting, input: { id: string; expiresAt: string | Date | null }): Promise<ApiKeyView> {
+      return change(by, input.id, { expires_at: parseExpiry(input.expiresAt, clock.now()) });
+    },
+
+    /** [] lets any address use the key again. */
+    async setAllowedIps(by: Acting, input: { id: string; allowedIps: readonly string[] }): Promise<ApiKeyView> {
+      return change(by, input.id, { allowed_ips: parseAllowedIps(input.allowedIps) });
+    },
+
+    /** Revoking twice is harmless: the first revocation (and its reason) stays. */
+    async revoke(by: Acting, input: { id: string }): Promise<ApiKeyView> {
+      const row = await manageable(by, input.id);
+      const reason =
+        by.type === 'operator' ? 'revoked by an operator' : by.accountId === row.account_id ? 'revoked by its creator' : 'revoked by a team owner or admin';
+      await repo.revokeKey(db, input.id, clock.now(), reason);
+      return presentKey((await repo.findKey(db, input.id))!);
+    },
+  };
+}
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;

@@ -1,0 +1,29 @@
+// Credential values: prefixed random strings, stored only as SHA-256 (decisions.md, "Credentials").
+// A hash, not a slow KDF: the values carry 190 bits of randomness, so there is nothing to guess,
+// and the check runs on every request.
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes((length - out.length) * 2)) {
+      // 248 = 4 × 62: bytes above it are skipped so every character is equally likely.
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+export function hashCredential(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export const API_KEY_PREFIX = 'ctk_';
+/** How many leading characters of a value are kept to show in lists. */
+export const SHOWN_PREFIX_LENGTH = 8;
+
+export function newApiKeyValue(): string {
+  return `${API_KEY_PREFIX}${randomBase62(32)}`;
+}

@@ -1,0 +1,83 @@
+// The credential check (house style, gate 1): credential → Actor, built from the database as it
+// is now on every request, in one query. The creator's current role and the team's current
+// features decide what the key may do (spec "Rules" 1): scopes the role can no longer grant are
+// dropped, so a lost role or feature bites on the next request.
+import type { ModuleDeps } from '../../context.ts';
+import type { Actor, Feature } from '../../kernel/actor.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { isInRanges } from '../../kernel/ip.ts';
+import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
+import { effectiveLimits } from '../accounts/index.ts';
+import * as keys from './api-keys/repo.ts';
+import { type Surface, unauthorizedError } from './challenge.ts';
+import { API_KEY_PREFIX, hashCredential } from './token.ts';
+
+export interface VerifyInput {
+  token: string;
+  /** The caller's address (already normalised: IPv4-mapped IPv6 reads as IPv4). */
+  ip: string;
+  surface: Surface;
+}
+
+// Longer than any credential we issue; refusing early keeps junk headers from being hashed.
+const MAX_TOKEN_LENGTH = 512;
+
+/** Scopes as granted at creation (legacy keys: public.read public.ai). */
+export function grantedScopes(row: Pick<keys.VerifyRow, 'scopes'>): Scope[] {
+  return row.scopes === null ? [...legacyScopes] : row.scopes.filter((s): s is Scope => isScope(s));
+}
+
+/** What a key may do now: its granted scopes cut down to what the creator's role can grant. */
+export function liveScopes(row: Pick<keys.VerifyRow, 'kind' | 'scopes' | 'team_id' | 'role' | 'features'>): Scope[] {
+  let scopes = grantedScopes(row);
+  if (row.kind === 'registration') scopes = scopes.filter((s) => legacyScopes.includes(s));
+  if (row.team_id !== null && row.role) {
+    const role = row.role;
+    const features = (row.features ?? []) as Feature[];
+    scopes = scopes.filter((s) => roleCanGrant(s, role, features));
+  }
+  return scopes;
+}
+
+export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>) {
+  const { db, clock, config } = deps;
+  return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
+    const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message);
+    if (!token.startsWith(API_KEY_PREFIX) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
+    const row = await keys.findForVerify(db, hashCredential(token));
+    if (!row) throw denied('The credential is not valid.');
+    if (row.revoked_at) throw denied('This API key has been revoked.');
+    const now = clock.now();
+    if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) throw denied('This API key has expired.');
+    // A team key whose creator is no longer a member: removal revokes such keys in the same
+    // transaction, so this only guards against a team row deleted under us.
+    if (row.team_id !== null && (row.role === null || row.team_name === null)) throw denied('This API key has been revoked.');
+    if (row.allowed_ips.length > 0 && !isInRanges(ip, row.allowed_ips)) {
+      throw new AppError('ip_not_allowed', `This API key may be used only from its allowed addresses; ${ip || 'this address'} is not one of them.`);
+    }
+    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > 60_000) await keys.touchLastUsed(db, row.id, now);
+
+    const team =
+      row.team_id !== null
+        ? { id: row.team_id, name: row.team_name!, role: row.role!, features: (row.features ?? []) as Feature[] }
+        : null;
+    const overrides = team
+      ? { requestsPerDay: row.t_per_day, requestsPerMinute: row.t_per_minute, aiAnswersPerDay: row.t_ai_per_day }
+      : { requestsPerDay: row.a_per_day, requestsPerMinute: row.a_per_minute, aiAnswersPerDay: row.a_ai_per_day };
+    return {
+      account: { id: row.account_id, email: row.email, name: row.account_name },
+      team,
+      credential: {
+        id: row.id,
+        type: 'api_key',
+        name: row.name,
+        kind: row.kind,
+        expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+        grantedScopes: grantedScopes(row),
+      },
+      scopes: liveScopes(row),
+      limitsOwner: team ? { type: 'team', id: team.id } : { type: 'account', id: row.account_id },
+      limits: effectiveLimits(team ? 'team' : 'account', overrides),
+    };
+  };
+}
