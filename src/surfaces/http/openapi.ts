@@ -13,7 +13,22 @@ export interface OpenApiOptions {
   withScopes: boolean;
   /** Schema of the error body for this surface. */
   errorSchema?: TSchema;
+  /** Whether the surface accepts X-API-Key besides Bearer (v1 does, v2 does not). Default true. */
+  apiKeyHeader?: boolean;
+  /** Name of a session cookie the surface also accepts (v2: signed-in dashboard sessions). */
+  sessionCookie?: string;
 }
+
+// Every write route takes an Idempotency-Key (surfaces/http/idempotency.ts).
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    "1 to 255 characters, unique per intended change. Scoped to the credential's owner; the first answer is replayed for 24 hours with Idempotent-Replayed: true.",
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function plain(schema: unknown): any {
   // TypeBox schemas are JSON Schema; a JSON round trip drops its symbols and functions.
@@ -45,8 +60,11 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
   const errorSchema = options.errorSchema
     ? plain(options.errorSchema)
     : { type: 'object', properties: { detail: { type: 'string' }, code: { type: 'string', enum: Object.keys(errorCatalogue) } }, required: ['detail', 'code'] };
+  const apiKey = options.apiKeyHeader !== false;
+  const alternatives = [...(apiKey ? [{ apiKey: [] }] : []), ...(options.sessionCookie ? [{ session: [] }] : [])];
   for (const route of routes) {
     const op = operations[route.operation];
+    const write = writeMethods.has(route.method);
     const status = String(route.status ?? (route.method === 'POST' ? 201 : 200));
     const path = openApiPath(route.path);
     paths[path] ??= {};
@@ -55,15 +73,22 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
-      security: op.scopes.length ? [{ bearer: [...op.scopes] }, { apiKey: [] }] : [{ bearer: [] }, { apiKey: [] }],
+      security: [{ bearer: [...op.scopes] }, ...alternatives],
       ...(options.withScopes ? { 'x-scopes': [...op.scopes] } : {}),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.querystring, 'query')],
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.querystring, 'query'), ...(write ? [idempotencyKeyParameter] : [])],
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
       responses: {
         [status]: { description: 'Success', content: { 'application/json': { schema: plain(route.response) } } },
         '400': { description: 'Invalid request', content: { 'application/json': { schema: errorSchema } } },
         '401': { description: 'Missing or invalid credential', content: { 'application/json': { schema: errorSchema } } },
         '403': { description: 'The credential may not do this', content: { 'application/json': { schema: errorSchema } } },
+        ...(route.params ? { '404': { description: 'No such record', content: { 'application/json': { schema: errorSchema } } } } : {}),
+        ...(write
+          ? {
+              '409': { description: 'The first request with this Idempotency-Key is still running', content: { 'application/json': { schema: errorSchema } } },
+              '422': { description: 'The Idempotency-Key was used for a different request', content: { 'application/json': { schema: errorSchema } } },
+            }
+          : {}),
         '429': { description: 'A rate limit is used up; see Retry-After', content: { 'application/json': { schema: errorSchema } } },
         '503': { description: 'The database cannot be reached', content: { 'application/json': { schema: errorSchema } } },
       },
@@ -76,7 +101,10 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key (ctk_…) or OAuth access token (cto_…).' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        ...(apiKey ? { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } : {}),
+        ...(options.sessionCookie
+          ? { session: { type: 'apiKey', in: 'cookie', name: options.sessionCookie, description: 'A signed-in dashboard session; writes also need its X-CSRF-Token header.' } }
+          : {}),
       },
     },
     paths,

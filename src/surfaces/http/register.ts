@@ -1,9 +1,12 @@
 // Mounts a route table on an encapsulated Fastify scope: the guard runs before validation (so an
-// unauthenticated caller learns nothing about the route's inputs), then the handler.
+// unauthenticated caller learns nothing about the route's inputs), then the handler. Write routes
+// also get Idempotency-Key handling (./idempotency.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type GuardOptions, guard } from './guard.ts';
-import type { RouteDef } from './route.ts';
+import { claimIdempotencyKey, sendReplay, storeIdempotentAnswer } from './idempotency.ts';
+import { type RouteDef, writeMethods } from './route.ts';
+import { schemaErrorFormatter } from './schema-errors.ts';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: readonly RouteDef[], options: GuardOptions): void {
   for (const def of defs) {
@@ -18,7 +21,14 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
         response: { [status]: def.response },
       },
       config: { operation: def.operation },
-      preValidation: guard(ctx, def.operation, options),
+      schemaErrorFormatter: schemaErrorFormatter as never,
+      // Every write gets Idempotency-Key handling here, so no route can be without it.
+      ...(writeMethods.has(def.method)
+        ? {
+            preValidation: [guard(ctx, def.operation, options, { beforeLimits: claimIdempotencyKey(ctx, def.operation) }), sendReplay],
+            onSend: storeIdempotentAnswer(ctx),
+          }
+        : { preValidation: guard(ctx, def.operation, options) }),
       handler: async (request, reply) => {
         const result = await def.handler({
           actor: request.actor!,

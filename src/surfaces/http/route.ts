@@ -6,6 +6,9 @@ import type { Static, TSchema } from 'typebox';
 import type { Actor } from '../../kernel/actor.ts';
 import { type OperationId, operations } from '../../kernel/operations.ts';
 
+/** Methods that change something: they take an Idempotency-Key, and a session needs CSRF for them. */
+export const writeMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export interface RouteInput<Q, P, B> {
   actor: Actor;
   query: Q;

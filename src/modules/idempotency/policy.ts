@@ -1,0 +1,56 @@
+// Pure rules of idempotent writes: key validity, what makes two requests "the same", how long an
+// answer is kept, and which headers belong to the answer.
+import { createHash } from 'node:crypto';
+import { AppError } from '../../kernel/errors.ts';
+
+/** Spec "Limits": an answer is replayed for 24 hours. */
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A claim still running after this long is taken to belong to a process that died mid-request
+ * (its answer can never arrive), so a retry may take the key over instead of getting 409 for a
+ * whole day. It is far longer than any request runs: the database and body limits keep requests
+ * to seconds.
+ */
+export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+
+export const MAX_KEY_LENGTH = 255;
+
+/** Spec "Limits": 1 to 255 characters. Length counts characters, not bytes. */
+export function checkKey(raw: string): string {
+  const length = [...raw].length;
+  if (length < 1 || length > MAX_KEY_LENGTH) {
+    throw new AppError('invalid_request', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters long, got ${length}.`);
+  }
+  return raw;
+}
+
+/** JSON with object keys sorted at every depth, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are one body. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || Buffer.isBuffer(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+/** What "the same request" means (decisions.md "Errors", 422): method, path with query, and body. */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method.toUpperCase()}\n${url}\n`)
+    .update(typeof body === 'string' || Buffer.isBuffer(body) ? body : canonicalJson(body))
+    .digest('hex');
+}
+
+/** Headers that describe the answer; rate-limit and request-id headers belong to each delivery. */
+export const keptHeaders = ['content-type', 'cache-control', 'location', 'etag', 'last-modified', 'link', 'content-language'];
+
+/**
+ * Whether an answer is kept for replay. A 5xx is not (decisions.md): the key is released so a
+ * retry runs again. Neither is a 429: it says "not now", not what the request does.
+ */
+export function isStored(status: number): boolean {
+  return status < 500 && status !== 429;
+}

@@ -1,0 +1,38 @@
+// Types of idempotent write handling (decisions.md, "Envelopes and limits"; spec "v2 rules" 4).
+
+/** Whose keys these are: the credential's owner, so a team's keys and tokens share one key space. */
+export interface IdempotencyOwner {
+  type: 'account' | 'team';
+  id: string;
+}
+
+/** The first answer to a request, replayed for later requests with the same key. */
+export interface StoredAnswer {
+  status: number;
+  /** Only the headers that describe the answer itself (see policy.keptHeaders). */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type ClaimOutcome =
+  /** This request holds the key and runs; `claim` identifies the run for complete/release. */
+  | { outcome: 'claimed'; claim: string }
+  /** The same request already finished: send its answer again. */
+  | { outcome: 'replay'; answer: StoredAnswer }
+  /** The same request is still running elsewhere. */
+  | { outcome: 'in_progress' }
+  /** The key was used for a different method, path or body. */
+  | { outcome: 'mismatch' };
+
+export interface ClaimInput {
+  owner: IdempotencyOwner;
+  key: string;
+  /** policy.requestFingerprint of the request. */
+  fingerprint: string;
+}
+
+export interface HeldClaim {
+  owner: IdempotencyOwner;
+  key: string;
+  claim: string;
+}

@@ -1,0 +1,93 @@
+// Idempotency-Key on every write route (spec "v2 rules" 4, decisions.md "Envelopes and limits"),
+// wired in by the route registration so no route needs code of its own. Three steps:
+//   1. claim (inside the guard, after the scope check, before the limits are counted);
+//   2. replay (right after the guard): a finished twin's answer is sent, the handler never runs;
+//   3. store (onSend): the answer of the run that held the claim is kept, or the key is released.
+// The draft this follows: IETF httpapi "The Idempotency-Key HTTP Header Field".
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { type LimitClass, type OperationId, operations } from '../../kernel/operations.ts';
+import { checkKey, type HeldClaim, isStored, keptHeaders, requestFingerprint, type StoredAnswer } from '../../modules/idempotency/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { held?: HeldClaim; replay?: StoredAnswer };
+  }
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+function headerValue(request: FastifyRequest): string | undefined {
+  const raw = request.headers[IDEMPOTENCY_KEY_HEADER];
+  return Array.isArray(raw) ? raw.join(', ') : raw;
+}
+
+/**
+ * Step 1, the guard's `beforeLimits`. Claims the key for the credential's owner (a team's keys
+ * and tokens share one key space). A replay counts as a request but, per decisions.md, never
+ * uses an AI answer.
+ */
+export function claimIdempotencyKey(ctx: AppContext, operationId: OperationId) {
+  const replayClass: LimitClass | undefined = operations[operationId].limit === 'ai' ? 'data' : undefined;
+  return async (request: FastifyRequest): Promise<LimitClass | undefined> => {
+    const raw = headerValue(request);
+    if (raw === undefined) return undefined;
+    const key = checkKey(raw);
+    const owner = request.actor!.limitsOwner;
+    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    const result = await ctx.services.idempotency.claim({ owner, key, fingerprint });
+    switch (result.outcome) {
+      case 'claimed':
+        request.idempotency = { held: { owner, key, claim: result.claim } };
+        return undefined;
+      case 'replay':
+        request.idempotency = { replay: result.answer };
+        return replayClass;
+      case 'in_progress':
+        throw new AppError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running; retry once it has finished.');
+      case 'mismatch':
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.',
+        );
+    }
+  };
+}
+
+/** Step 2: sends the stored answer of a finished identical request. */
+export async function sendReplay(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  const answer = request.idempotency?.replay;
+  if (!answer) return undefined;
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  reply.header(REPLAYED_HEADER, 'true');
+  return reply.status(answer.status).send(answer.body);
+}
+
+/** Step 3, an onSend hook: keeps the answer of the run that held the claim, or releases the key. */
+export function storeIdempotentAnswer(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const held = request.idempotency?.held;
+    if (!held) return payload;
+    request.idempotency = {};
+    try {
+      if (!isStored(reply.statusCode)) {
+        await ctx.services.idempotency.release(held);
+      } else {
+        const headers: Record<string, string> = {};
+        for (const name of keptHeaders) {
+          const value = reply.getHeader(name);
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+        }
+        const body = payload === null || payload === undefined ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload);
+        await ctx.services.idempotency.complete(held, { status: reply.statusCode, headers, body });
+      }
+    } catch (err) {
+      // The effect has happened and its answer goes out; only the record of it failed. The claim
+      // stays "running", so retries get 409 until it counts as abandoned.
+      request.log.error({ err }, 'could not record the idempotent answer');
+    }
+    return payload;
+  };
+}

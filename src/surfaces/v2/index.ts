@@ -1,0 +1,50 @@
+// JSON API v2 at /api/v2 (spec "v2 rules common to all routes"), with its OpenAPI description at
+// /api/v2/openapi.json. The public data routes are v1's own definitions (public.read); versions
+// differ by error renderer and presenter, never by copied handlers. Errors render as
+// `{ error: { code, message } }`. Bearer only, or a signed-in dashboard session.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { SessionAuth } from '../http/guard.ts';
+import { registerRoutes } from '../http/register.ts';
+import { renderV2, useRenderer } from '../http/render.ts';
+import type { RouteDef } from '../http/route.ts';
+import { meRoutes } from '../v1/me-routes.ts';
+import { publicRoutes } from '../v1/public-routes.ts';
+import { v2OpenApi } from './openapi.ts';
+import { peopleRoutes } from './people-routes.ts';
+import { sessionAuth } from './session-auth.ts';
+import { teamRoutes } from './team-routes.ts';
+
+/**
+ * v1 data routes whose v2 path the spec gives to a team route: `GET /api/v2/people` and
+ * `/people/{id}` are the people routes (people.read), not the public list (public.read).
+ */
+export const replacedInV2: ReadonlySet<string> = new Set(['GET /people', 'GET /people/:id']);
+
+export function v2Routes(ctx: AppContext): RouteDef[] {
+  const shared = publicRoutes(ctx).filter((r) => !replacedInV2.has(`${r.method} ${r.path}`));
+  return [...meRoutes(ctx), ...shared, ...teamRoutes(ctx), ...peopleRoutes(ctx)];
+}
+
+export interface V2Options {
+  /** Extra routes on the same rules (the team data routes mount here). */
+  routes?: readonly RouteDef[];
+  /** How sessions are recognised; defaults to the sessions module's cookie. */
+  sessions?: SessionAuth;
+}
+
+export function v2Surface(ctx: AppContext, options: V2Options = {}) {
+  return async function v2(app: FastifyInstance): Promise<void> {
+    const routes = [...v2Routes(ctx), ...(options.routes ?? [])];
+    const document = v2OpenApi(ctx, routes);
+    await app.register(
+      async (scope) => {
+        useRenderer(scope, renderV2);
+        // The description is public: it is how a client learns what credential to get.
+        scope.get('/openapi.json', async () => document);
+        registerRoutes(scope, ctx, routes, { surface: 'api', allowApiKeyHeader: false, sessions: options.sessions ?? sessionAuth(ctx) });
+      },
+      { prefix: '/v2' },
+    );
+  };
+}

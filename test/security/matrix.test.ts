@@ -1,0 +1,173 @@
+// The generated security matrix (house style, habit 7): for every route of v1 and v2, read from the
+// route definitions, the denials a credential can meet — none, wrong scope, revoked, expired,
+// outside its allowed IPs, team without the route's feature, creator demoted below the route's
+// roles, another team's id — plus a control: the right key gets past the guard,
+// so every denial above is known to come from the missing property and nothing else.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { features } from '../../src/kernel/actor.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import type { Scope } from '../../src/kernel/operations.ts';
+import { asAccount, operator } from '../../src/modules/accounts/index.ts';
+import { startTestContext } from '../helpers/context.ts';
+import { keyKindFor, otherScopes, otherTeamCases, type RouteRow, routeTable, urlOf } from './route-table.ts';
+
+const clock = new ManualClock();
+const t = await startTestContext({ clock });
+after(async () => {
+  await t.close();
+});
+const rows = routeTable(t.ctx);
+const { accounts, credentials } = t.ctx.services;
+
+let serial = 0;
+async function owner(kind: 'personal' | 'team') {
+  const account = await accounts.create({ email: `matrix${++serial}@example.org` });
+  const teamId = kind === 'team' ? (await accounts.teams.create(operator, { name: `Team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
+  return { accountId: account.id, teamId };
+}
+
+interface Keys {
+  accountId: string;
+  teamId: string | null;
+  valid: string;
+  wrongScope: string | null;
+  revoked: string;
+  expired: string;
+  ipLimited: string;
+}
+
+async function keysFor(row: RouteRow): Promise<Keys> {
+  const kind = keyKindFor(row.op);
+  const { accountId, teamId } = await owner(kind);
+  const needed: Scope[] = row.op.scopes.length ? [...row.op.scopes] : ['public.read'];
+  const make = async (scopes: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
+    credentials.keys.create({ accountId, teamId, name: 'matrix', scopes, ...extra });
+  const revoked = await make(needed);
+  await credentials.keys.revoke(asAccount(accountId), { id: revoked.id });
+  const keys: Keys = {
+    accountId,
+    teamId,
+    valid: (await make(needed)).key,
+    wrongScope: row.op.scopes.length ? (await make(otherScopes(row.op, kind))).key : null,
+    revoked: revoked.key,
+    expired: (await make(needed, { expiresAt: new Date(clock.now().getTime() + 1000) })).key,
+    // 203.0.113.0/24 is TEST-NET-3 (RFC 5737); injected requests come from 127.0.0.1.
+    ipLimited: (await make(needed, { allowedIps: ['203.0.113.0/24'] })).key,
+  };
+  clock.advance(2000);
+  return keys;
+}
+
+function send(row: RouteRow, headers: Record<string, string>, params: Record<string, string> = {}, body?: unknown) {
+  const write = row.def.method !== 'GET';
+  return t.app.inject({ method: row.def.method, url: urlOf(row, params), headers, ...(write ? { payload: (body ?? {}) as object } : {}) });
+}
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The error code in the surface's own envelope (v1 `{ detail, code }`, v2 `{ error }`). */
+function errorCode(row: RouteRow, res: LightMyRequestResponse): string {
+  const body = res.json();
+  if (row.surface === 'v1') {
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'detail']);
+    return body.code;
+  }
+  assert.deepEqual(Object.keys(body), ['error']);
+  assert.equal(typeof body.error.message, 'string');
+  return body.error.code;
+}
+
+function assertUnauthorized(row: RouteRow, res: LightMyRequestResponse) {
+  assert.equal(res.statusCode, 401, res.body);
+  assert.equal(res.headers['www-authenticate'], 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/api"');
+  assert.equal(errorCode(row, res), 'unauthorized');
+}
+
+test('the table holds both surfaces', () => {
+  assert.ok(rows.some((r) => r.surface === 'v1'));
+  assert.ok(rows.some((r) => r.surface === 'v2'));
+});
+
+for (const row of rows) {
+  describe(row.name, () => {
+    let keys: Keys;
+    before(async () => {
+      keys = await keysFor(row);
+    });
+
+    test('no credential → 401 unauthorized with WWW-Authenticate', async () => {
+      assertUnauthorized(row, await send(row, {}));
+    });
+
+    test('wrong scope → 403 scope_missing', { skip: row.op.scopes.length === 0 && 'the route needs no scope' }, async () => {
+      const res = await send(row, bearer(keys.wrongScope!));
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(errorCode(row, res), 'scope_missing');
+      assert.match(res.body, new RegExp(row.op.scopes[0]!.replace('.', '\\.')));
+    });
+
+    test('revoked key → 401', async () => {
+      assertUnauthorized(row, await send(row, bearer(keys.revoked)));
+    });
+
+    test('expired key → 401', async () => {
+      assertUnauthorized(row, await send(row, bearer(keys.expired)));
+    });
+
+    test('key used outside its allowed IPs → 403 ip_not_allowed', async () => {
+      const res = await send(row, bearer(keys.ipLimited));
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(errorCode(row, res), 'ip_not_allowed');
+    });
+
+    if (row.surface === 'v2') {
+      test('X-API-Key is not a v2 credential → 401', async () => {
+        assertUnauthorized(row, await send(row, { 'x-api-key': keys.valid }));
+      });
+    }
+
+    if (row.op.feature) {
+      const feature = row.op.feature;
+      test(`team without the ${feature} feature → 403 feature_required`, async () => {
+        const account = await accounts.create({ email: `matrix${++serial}@example.org` });
+        const team = await accounts.teams.create(operator, { name: `No ${feature}`, ownerAccountId: account.id, features: features.filter((f) => f !== feature) });
+        const { key } = await credentials.keys.create({ accountId: account.id, teamId: team.id, name: 'no feature', scopes: [...row.op.scopes] });
+        const res = await send(row, bearer(key));
+        assert.equal(res.statusCode, 403, res.body);
+        assert.equal(errorCode(row, res), 'feature_required');
+      });
+    }
+
+    if (row.op.roles && !row.op.roles.includes('member')) {
+      test('key of a creator demoted to member → 403 forbidden', async () => {
+        const founder = await owner('team');
+        const admin = await accounts.create({ email: `matrix${++serial}@example.org` });
+        await accounts.members.add(operator, { teamId: founder.teamId!, accountId: admin.id, role: 'admin' });
+        const { key } = await credentials.keys.create({ accountId: admin.id, teamId: founder.teamId, name: 'admin key', scopes: [...row.op.scopes] });
+        await accounts.members.setRole(operator, { teamId: founder.teamId!, accountId: admin.id, role: 'member' });
+        const res = await send(row, bearer(key));
+        assert.equal(res.statusCode, 403, res.body);
+        assert.equal(errorCode(row, res), 'forbidden');
+      });
+    }
+
+    const otherTeam = otherTeamCases[row.operationId];
+    if (otherTeam && 'setup' in otherTeam) {
+      test("another team's id → 404 not_found", async () => {
+        const { params, body } = await otherTeam.setup({ app: t.app, ctx: t.ctx, ownerKey: keys.valid, ownerTeamId: keys.teamId!, ownerAccountId: keys.accountId });
+        const stranger = await owner('team');
+        const { key } = await credentials.keys.create({ accountId: stranger.accountId, teamId: stranger.teamId, name: 'stranger', scopes: [...row.op.scopes] });
+        const res = await send(row, bearer(key), params, body);
+        assert.equal(res.statusCode, 404, res.body);
+        assert.equal(errorCode(row, res), 'not_found');
+      });
+    }
+
+    test('control: a key with the right scope gets past the guard', async () => {
+      const res = await send(row, bearer(keys.valid));
+      assert.ok(![401, 403].includes(res.statusCode), `${res.statusCode} ${res.body}`);
+      if (row.surface === 'v1') assert.ok(![401, 403].includes((await send(row, { 'x-api-key': keys.valid })).statusCode));
+    });
+  });
+}
