@@ -55,6 +55,10 @@ export interface Operation {
 }
 
 const read = (scope: Scope = 'public.read'): Operation => ({ scopes: [scope], context: 'any', limit: 'data' });
+const personal = (scope: Scope): Operation => ({ scopes: [scope], context: 'personal', limit: 'data' });
+const team = (scope: Scope, feature: Feature, roles?: Role[]): Operation => ({ scopes: [scope], context: 'team', feature, ...(roles ? { roles } : {}), limit: 'data' });
+const managers: Role[] = ['owner', 'admin'];
+const anyMember: Role[] = ['owner', 'admin', 'member'];
 
 export const operations = {
   // Account
@@ -89,6 +93,37 @@ export const operations = {
   'search.read': read(),
   'sources.read': read(),
   'answers.create': { scopes: ['public.ai'], context: 'any', limit: 'ai' },
+  // Team data (v2; spec "v2 routes", decisions.md "Team data"): one operation per route. Writes of
+  // team follows, positions, stances and targets need an owner or admin; notes and dashboards any member.
+  'me.follows.list': personal('me.follows.read'),
+  'me.follows.create': personal('me.follows.write'),
+  'me.follows.delete': personal('me.follows.write'),
+  'team.follows.list': team('team.follows.read', 'team_data'),
+  'team.follows.create': team('team.follows.write', 'team_data', managers),
+  'team.follows.delete': team('team.follows.write', 'team_data', managers),
+  'team.notes.list': team('team.notes.read', 'team_data'),
+  'team.notes.create': team('team.notes.write', 'team_data', anyMember),
+  'team.notes.update': team('team.notes.write', 'team_data', anyMember),
+  'team.notes.delete': team('team.notes.write', 'team_data', anyMember),
+  'team.positions.list': team('team.positions.read', 'team_data'),
+  'team.positions.replace': team('team.positions.write', 'team_data', managers),
+  'team.positions.upsert': team('team.positions.write', 'team_data', managers),
+  'team.positions.delete': team('team.positions.write', 'team_data', managers),
+  'team.stance.read': team('team.positions.read', 'team_data'),
+  'team.stance.set': team('team.positions.write', 'team_data', managers),
+  'team.stance.clear': team('team.positions.write', 'team_data', managers),
+  'team.targets.read': team('team.positions.read', 'advocacy'),
+  'team.targets.add': team('team.positions.write', 'advocacy', managers),
+  'team.targets.remove': team('team.positions.write', 'advocacy', managers),
+  'team.targets.contacted.add': team('team.positions.write', 'advocacy', managers),
+  'team.targets.contacted.remove': team('team.positions.write', 'advocacy', managers),
+  'team.dashboards.list': team('team.dashboards.read', 'analytics'),
+  'team.dashboards.create': team('team.dashboards.write', 'analytics', anyMember),
+  'team.dashboards.update': team('team.dashboards.write', 'analytics', anyMember),
+  'team.dashboards.delete': team('team.dashboards.write', 'analytics', anyMember),
+  'people.team.list': team('people.read', 'people'),
+  'people.team.read': team('people.read', 'people'),
+  'testimony.list': team('people.read', 'people'),
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;
@@ -103,11 +138,19 @@ export function operation(id: OperationId): Operation {
  */
 export function requireOperation(actor: Actor, id: OperationId): void {
   const op: Operation = operations[id];
-  for (const scope of op.scopes) {
-    if (!actor.scopes.includes(scope)) throw new AppError('scope_missing', `This operation needs the ${scope} scope.`);
-  }
+  // Context first: a team credential can never hold a personal scope (nor the reverse), so the
+  // useful answer is which kind of credential to use, not which scope it lacks.
   if (op.context === 'team' && !actor.team) throw new AppError('team_only', 'This operation needs a team credential.');
   if (op.context === 'personal' && actor.team) throw new AppError('personal_only', 'This operation needs a personal credential.');
+  for (const scope of op.scopes) {
+    if (actor.scopes.includes(scope)) continue;
+    // A scope the credential was given (or a session would carry) that the person's current role
+    // cannot grant is a role problem, not a missing scope (decisions.md: 403 forbidden).
+    if (actor.team && (actor.credential.grantedScopes?.includes(scope) || actor.credential.type === 'session') && !roleCanGrant(scope, actor.team.role, actor.team.features)) {
+      throw new AppError('forbidden', `Your role in this team (${actor.team.role}) cannot make this change.`);
+    }
+    throw new AppError('scope_missing', `This operation needs the ${scope} scope.`);
+  }
   if (op.feature && !actor.team?.features.includes(op.feature)) {
     throw new AppError('feature_required', `This operation needs the team feature "${op.feature}".`);
   }

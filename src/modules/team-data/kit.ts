@@ -1,0 +1,41 @@
+// What every team-data service needs: the database, the clock, public-data lookups and the change
+// feed. Events are published only after the write has committed; a failed NOTIFY is logged, never
+// turned into an error, because the write it reports has already happened.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModuleDeps } from '../../context.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { Directory } from '../public-data/index.ts';
+import type { TeamEvent, TeamEvents } from './events.ts';
+import type { Db } from './repo.ts';
+
+export interface Kit {
+  db: Db;
+  clock: Clock;
+  directory: Directory;
+  emit(event: Omit<TeamEvent, 'at'>): Promise<void>;
+  newId(prefix: string): string;
+  /** The matter with this record number (case-insensitive), or 404. */
+  matter(record: string): Promise<{ id: string; recordNumber: string; title: string }>;
+}
+
+export function createKit(deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger }, directory: Directory, events: TeamEvents): Kit {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    directory,
+    async emit(event) {
+      try {
+        await events.publish({ ...event, at: deps.clock.now().toISOString() });
+      } catch (err) {
+        deps.log.warn({ err, event }, 'team event not published');
+      }
+    },
+    newId: (prefix) => `${prefix}_${crypto.randomUUID()}`,
+    async matter(record) {
+      const found = (await directory.mattersByRecord([record])).get(record.toLowerCase());
+      if (!found) throw new AppError('not_found', `No matter with record number "${record}".`);
+      return found;
+    },
+  };
+}

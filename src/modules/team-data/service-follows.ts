@@ -1,0 +1,99 @@
+// Personal follows (/me/follows) and team follows (/team/follows). Each follow is resolved
+// against the public data before it is stored: an unknown record number, person or body is 404.
+import type { Actor } from '../../kernel/actor.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { requireOperation } from '../../kernel/operations.ts';
+import type { Kit } from './kit.ts';
+import * as policy from './policy.ts';
+import { presentFollow } from './presenters.ts';
+import * as repo from './repo.ts';
+import { type FollowInput, type FollowOut, FollowCreate, type ListInput, MAX_LABEL, parse } from './schema.ts';
+
+export type FollowPage = { data: FollowOut[]; meta: { nextCursor: string | null } };
+
+export function createFollowsService(kit: Kit) {
+  const { db, directory } = kit;
+
+  /** The canonical refId and a default label for what is followed; 404 when it does not exist. */
+  async function resolve(input: FollowInput): Promise<{ refId: string; label: string }> {
+    const refId = input.refId.trim();
+    if (!refId) throw new AppError('invalid_request', 'refId must not be blank.');
+    switch (input.type) {
+      case 'legislation': {
+        const m = await kit.matter(refId);
+        return { refId: m.recordNumber, label: `${m.recordNumber}: ${m.title}` };
+      }
+      case 'person': {
+        const p = await directory.person(refId, policy.followablePersonKinds);
+        if (!p) throw new AppError('not_found', `No alderperson, official or lobbyist with id "${refId}".`);
+        return { refId: p.id, label: p.name };
+      }
+      case 'body': {
+        const b = await directory.body(refId);
+        if (!b) throw new AppError('not_found', `No body (council or committee) with id "${refId}".`);
+        return { refId: b.id, label: b.name };
+      }
+      case 'search':
+        return { refId, label: refId };
+    }
+  }
+
+  async function create(owner: repo.Owner, actor: Actor, raw: FollowInput): Promise<FollowOut> {
+    const input = parse(FollowCreate, raw, 'follow');
+    const { refId, label: fallback } = await resolve(input);
+    const label = (input.label?.trim() || fallback).slice(0, MAX_LABEL);
+    const row = await repo.insertFollow(db, { id: kit.newId('fol'), owner, type: input.type, refId, label, createdBy: actor.account.id, at: kit.clock.now() });
+    if (!row) {
+      const existing = await repo.findFollowByRef(db, owner, input.type, refId);
+      throw new AppError('conflict', `This ${input.type} is already followed (follow ${existing?.id ?? 'exists'}).`);
+    }
+    return presentFollow(row);
+  }
+
+  async function list(owner: repo.Owner, input: ListInput): Promise<FollowPage> {
+    const rows = await repo.listFollows(db, owner, input.limit, repo.decodeCursor(input.cursor));
+    return repo.page(rows, input.limit, presentFollow);
+  }
+
+  async function remove(owner: repo.Owner, id: string): Promise<{ id: string; deleted: true }> {
+    if (!(await repo.deleteFollow(db, owner, id))) throw new AppError('not_found', `No follow "${id}".`);
+    return { id, deleted: true };
+  }
+
+  return {
+    personalFollows: {
+      async list(actor: Actor, input: ListInput): Promise<FollowPage> {
+        requireOperation(actor, 'me.follows.list');
+        return list({ accountId: policy.personalAccountOf(actor) }, input);
+      },
+      async create(actor: Actor, input: FollowInput): Promise<FollowOut> {
+        requireOperation(actor, 'me.follows.create');
+        return create({ accountId: policy.personalAccountOf(actor) }, actor, input);
+      },
+      async remove(actor: Actor, input: { id: string }) {
+        requireOperation(actor, 'me.follows.delete');
+        return remove({ accountId: policy.personalAccountOf(actor) }, input.id);
+      },
+    },
+    teamFollows: {
+      async list(actor: Actor, input: ListInput): Promise<FollowPage> {
+        requireOperation(actor, 'team.follows.list');
+        return list({ teamId: policy.teamOf(actor) }, input);
+      },
+      async create(actor: Actor, input: FollowInput): Promise<FollowOut> {
+        requireOperation(actor, 'team.follows.create');
+        const teamId = policy.teamOf(actor);
+        const follow = await create({ teamId }, actor, input);
+        await kit.emit({ teamId, kind: 'follow', action: 'created', id: follow.id });
+        return follow;
+      },
+      async remove(actor: Actor, input: { id: string }) {
+        requireOperation(actor, 'team.follows.delete');
+        const teamId = policy.teamOf(actor);
+        const done = await remove({ teamId }, input.id);
+        await kit.emit({ teamId, kind: 'follow', action: 'deleted', id: input.id });
+        return done;
+      },
+    },
+  };
+}
