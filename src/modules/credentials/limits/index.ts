@@ -1,0 +1,64 @@
+// Request and AI-answer limits per owner (the account, or the team for team credentials), with
+// counters shared by every instance: PostgreSQL by default, Redis when REDIS_URL is set.
+import type { ModuleDeps } from '../../../context.ts';
+import type { Actor } from '../../../kernel/actor.ts';
+import type { LimitClass } from '../../../kernel/operations.ts';
+import type { LimitState } from '../../../surfaces/http/limit-headers.ts';
+import { createPgStore } from './pg-store.ts';
+import { limitState, nextMidnightUtc, ownerTag, refusal, windowSlots } from './policy.ts';
+import { createRedisStore } from './redis-store.ts';
+import type { CounterStore } from './store.ts';
+
+export type { WindowName } from './policy.ts';
+
+export interface LimitUsage {
+  requestsToday: number;
+  aiAnswersToday: number;
+  /** The next midnight UTC, ISO 8601. */
+  resetsAt: string;
+}
+
+export interface Limits {
+  /** Counts one request of this class for actor.limitsOwner, or throws AppError 429 (nothing counted). */
+  consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
+  /** Current state without counting, plus usage for GET /me. */
+  peek(actor: Actor): Promise<LimitState & { usage: LimitUsage }>;
+  close(): Promise<void>;
+}
+
+export interface LimitsOptions {
+  /** Redis URL; defaults to config.redisUrl. null keeps the counters in PostgreSQL. */
+  redisUrl?: string | null;
+  /** Prefix of the Redis keys (default `council:limits:`), so deployments or test runs can share one Redis. */
+  redisKeyPrefix?: string;
+}
+
+export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Limits {
+  const redisUrl = options.redisUrl === undefined ? deps.config.redisUrl : options.redisUrl;
+  const store: CounterStore = redisUrl
+    ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:')
+    : createPgStore(deps.db, deps.log);
+
+  return {
+    async consume(actor, limitClass) {
+      const now = deps.clock.now();
+      const slots = windowSlots(actor, limitClass, now);
+      const owner = ownerTag(actor);
+      if (limitClass === 'none') return limitState(slots, await store.read(owner, slots));
+      const { refused, counts } = await store.consume(owner, slots, now);
+      const state = limitState(slots, counts);
+      if (refused >= 0) throw refusal(slots[refused]!.window, state, now);
+      return state;
+    },
+    async peek(actor) {
+      const now = deps.clock.now();
+      const slots = windowSlots(actor, 'none', now);
+      const counts = await store.read(ownerTag(actor), slots);
+      return {
+        ...limitState(slots, counts),
+        usage: { requestsToday: counts[0] ?? 0, aiAnswersToday: counts[1] ?? 0, resetsAt: nextMidnightUtc(now).toISOString() },
+      };
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,43 @@
+// The limits with their counters in PostgreSQL (PGlite by default, the server with DATABASE_URL).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { ManualClock } from '../../../../src/kernel/clock.ts';
+import { createLimits } from '../../../../src/modules/credentials/limits/index.ts';
+import { actorFor, ownerId, openTestDatabase, type TestDatabase } from './helpers.ts';
+import { limitsSuite } from './suite.ts';
+
+let database: TestDatabase;
+before(async () => {
+  database = await openTestDatabase();
+});
+after(async () => {
+  await database.close();
+});
+
+describe('limits on PostgreSQL', () => {
+  limitsSuite(() => ({
+    create: async (clock) => createLimits(database.deps(clock), { redisUrl: null }),
+    createOther: async (clock) => createLimits(await database.otherInstance(clock), { redisUrl: null }),
+    restart: () => database.restart(),
+  }));
+
+  test('counters of ended buckets are deleted now and then, current ones kept', async () => {
+    const clock = new ManualClock('2025-03-10T12:00:00Z');
+    const owner = ownerId('acc');
+    const a = actorFor({ type: 'account', id: owner });
+    const first = createLimits(database.deps(clock), { redisUrl: null });
+    await first.consume(a, 'ai');
+    await first.close();
+    const keys = async () =>
+      (await sql<{ key: string }>`select key from credential_usage_counters where key like ${`account:${owner}:%`} order by key`.execute(database.deps(clock).db)).rows.map(
+        (r) => r.key,
+      );
+    assert.deepEqual(await keys(), [`account:${owner}:ai:2025-03-10`, `account:${owner}:day:2025-03-10`, `account:${owner}:minute:${Math.floor(Date.parse('2025-03-10T12:00:00Z') / 60_000)}`]);
+    clock.set('2025-03-12T09:30:00Z');
+    const second = createLimits(database.deps(clock), { redisUrl: null });
+    await second.consume(a, 'data');
+    await second.close();
+    assert.deepEqual(await keys(), [`account:${owner}:day:2025-03-12`, `account:${owner}:minute:${Math.floor(Date.parse('2025-03-12T09:30:00Z') / 60_000)}`]);
+  });
+});
