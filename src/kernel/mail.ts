@@ -1,0 +1,63 @@
+// Outgoing mail (decisions.md, "Running it"): over SMTP with nodemailer when SMTP_URL is set,
+// otherwise to the outbox — printed to the log and kept in memory so /dev/mailbox can show it
+// outside production. Modules call `send`; none of them knows which way the mail went.
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface OutboxEntry extends MailMessage {
+  id: string;
+  from: string;
+  sentAt: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** 'smtp' when mail leaves the machine, 'outbox' when it stays in the log and memory. */
+  readonly transport: 'smtp' | 'outbox';
+  /** Messages kept by the outbox, newest first (always empty with SMTP). */
+  outbox(): OutboxEntry[];
+  close(): Promise<void>;
+}
+
+// The outbox is a development aid, not storage: only the most recent messages are kept.
+const OUTBOX_SIZE = 100;
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: FastifyBaseLogger): Mailer {
+  const from = config.mailFrom;
+  if (config.smtpUrl) {
+    const transporter = nodemailer.createTransport(config.smtpUrl);
+    return {
+      transport: 'smtp',
+      async send(message) {
+        await transporter.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) });
+        // The address and subject only: the body may hold a sign-in link.
+        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+      outbox: () => [],
+      async close() {
+        transporter.close();
+      },
+    };
+  }
+  const kept: OutboxEntry[] = [];
+  return {
+    transport: 'outbox',
+    async send(message) {
+      const entry: OutboxEntry = { id: crypto.randomUUID(), from, sentAt: new Date().toISOString(), ...message };
+      kept.unshift(entry);
+      kept.length = Math.min(kept.length, OUTBOX_SIZE);
+      // Without SMTP the log is how an operator reads the mail, so the text is logged in full.
+      log.info({ mail: { to: entry.to, subject: entry.subject, text: entry.text } }, 'mail kept in the outbox (no SMTP_URL)');
+    },
+    outbox: () => kept.map((m) => ({ ...m })),
+    async close() {},
+  };
+}

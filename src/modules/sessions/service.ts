@@ -1,0 +1,161 @@
+// Sign-in by email link and website sessions. A link is single use, expires after
+// SIGNIN_LINK_TTL_SECONDS and is stored hashed; only a POST uses it (mail scanners open links with
+// GET). Using it creates the account if new and starts a session with a sliding expiry.
+import type { ModuleDeps } from '../../context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { Mailer } from '../../kernel/mail.ts';
+import type { Accounts, AccountView } from '../accounts/index.ts';
+import * as repo from './repo.ts';
+import { csrfTokenFor, hashToken, looksLikeToken, newToken, verifyCsrf } from './tokens.ts';
+
+/** Sessions last 30 days from their last use. */
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+// The expiry moves forward at most once an hour, so browsing is not a write per page.
+const SLIDE_EVERY_MS = 3600 * 1000;
+// A person may have a few links open at once (a retry, a second device); more is mail bombing.
+const MAX_OPEN_LINKS = 5;
+
+export interface SessionInfo {
+  id: string;
+  account: { id: string; email: string; name: string | null };
+  createdAt: Date;
+  expiresAt: Date;
+  /** True when this lookup moved the expiry forward: the cookie should be sent again. */
+  extended: boolean;
+  csrfToken: string;
+}
+
+export interface StartedSession {
+  token: string;
+  expiresAt: Date;
+  account: AccountView;
+  created: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function parseSigninEmail(value: unknown): string {
+  const email = typeof value === 'string' ? value.trim() : '';
+  if (email.length === 0) throw new AppError('invalid_request', 'Enter your email address.');
+  if (email.length > 254 || !EMAIL.test(email)) throw new AppError('invalid_request', `"${email.slice(0, 254)}" is not a valid email address.`);
+  return email;
+}
+
+export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config' | 'log'>, others: { accounts: Accounts; mailer: Mailer }) {
+  const { db, clock, config } = deps;
+  const { accounts, mailer } = others;
+  const linkTtlMs = config.ttl.signinLink * 1000;
+
+  async function findOrCreateAccount(email: string): Promise<{ account: AccountView; created: boolean }> {
+    const existing = await accounts.findByEmail(email);
+    if (existing) return { account: existing, created: false };
+    try {
+      return { account: await accounts.create({ email }), created: true };
+    } catch (err) {
+      // Two links for the same new address used at once: the other one made the account.
+      if (err instanceof AppError && err.code === 'conflict') {
+        const again = await accounts.findByEmail(email);
+        if (again) return { account: again, created: false };
+      }
+      throw err;
+    }
+  }
+
+  async function start(accountId: string): Promise<{ token: string; expiresAt: Date }> {
+    const token = newToken('cts_');
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
+    await repo.deleteExpiredSessionsOf(db, accountId, now);
+    await repo.insertSession(db, { id: `ses_${crypto.randomUUID()}`, account_id: accountId, hash: hashToken(token), now, expires_at: expiresAt });
+    return { token, expiresAt };
+  }
+
+  return {
+    /** Emails a sign-in link to `email`. The answer is the same whether or not an account exists. */
+    async requestLink(rawEmail: unknown): Promise<void> {
+      const email = parseSigninEmail(rawEmail);
+      const now = clock.now();
+      await repo.deleteExpiredLinks(db, now);
+      if ((await repo.countOpenLinks(db, email, now)) >= MAX_OPEN_LINKS) {
+        throw new AppError('rate_limited', 'Several sign-in links were sent to this address recently; use one of them or wait until they expire.');
+      }
+      const token = newToken('ctl_');
+      const expiresAt = new Date(now.getTime() + linkTtlMs);
+      await repo.insertLink(db, { id: `sil_${crypto.randomUUID()}`, email, hash: hashToken(token), expires_at: expiresAt });
+      // `code`, not `token`: the API refuses credential-named query parameters everywhere.
+      const url = `${config.baseUrl}/signin/verify?code=${encodeURIComponent(token)}`;
+      const minutes = Math.max(1, Math.round(config.ttl.signinLink / 60));
+      await mailer.send({
+        to: email,
+        subject: 'Your Council Tracker sign-in link',
+        text: [
+          'Open this link to sign in to Council Tracker:',
+          '',
+          url,
+          '',
+          `The link works once and expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          'If you did not ask to sign in, ignore this email: nothing happens until the link is used.',
+        ].join('\n'),
+      });
+    },
+
+    /** Whether a link can still be used, without using it (the confirm page's GET). */
+    async checkLink(token: unknown): Promise<{ email: string } | null> {
+      if (!looksLikeToken(token, 'ctl_')) return null;
+      return repo.findOpenLink(db, hashToken(token), clock.now());
+    },
+
+    /** Uses the link once: creates the account if new, starts a session. */
+    async useLink(token: unknown): Promise<StartedSession> {
+      const invalid = new AppError('invalid_request', 'This sign-in link has expired or was already used. Ask for a new one.');
+      if (!looksLikeToken(token, 'ctl_')) throw invalid;
+      const link = await repo.takeLink(db, hashToken(token), clock.now());
+      if (!link) throw invalid;
+      const { account, created } = await findOrCreateAccount(link.email);
+      const session = await start(account.id);
+      return { ...session, account, created };
+    },
+
+    /** The session behind a cookie value, sliding its expiry; null when unknown or expired. */
+    async resolve(token: unknown): Promise<SessionInfo | null> {
+      if (!looksLikeToken(token, 'cts_')) return null;
+      const now = clock.now();
+      const row = await repo.findSession(db, hashToken(token), now);
+      if (!row) return null;
+      let expiresAt = new Date(row.expires_at);
+      let extended = false;
+      if (now.getTime() - new Date(row.last_seen_at).getTime() >= SLIDE_EVERY_MS) {
+        expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
+        await repo.extendSession(db, row.id, now, expiresAt);
+        extended = true;
+      }
+      return {
+        id: row.id,
+        account: { id: row.account_id, email: row.email, name: row.name },
+        createdAt: new Date(row.created_at),
+        expiresAt,
+        extended,
+        csrfToken: csrfTokenFor(token),
+      };
+    },
+
+    /** Ends this session only. */
+    async signOut(token: unknown): Promise<void> {
+      if (looksLikeToken(token, 'cts_')) await repo.deleteSessionByHash(db, hashToken(token));
+    },
+
+    /** Ends every session of the account (every browser); returns how many ended. */
+    async signOutEverywhere(accountId: string): Promise<number> {
+      return repo.deleteSessionsOfAccount(db, accountId);
+    },
+
+    async countSessions(accountId: string): Promise<number> {
+      return repo.countSessionsOfAccount(db, accountId, clock.now());
+    },
+
+    csrfToken: csrfTokenFor,
+    verifyCsrf,
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,0 +1,70 @@
+// The account page: who is signed in, their teams and role in each, their API keys (made here:
+// personal keys), and signing out of every browser at once.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'hono/html';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { allScopes, scopeFitsKeyKind } from '../../kernel/operations.ts';
+import { asAccount } from '../../modules/accounts/index.ts';
+import { registerKeyActions } from './key-actions.ts';
+import type { KeyPageState } from './key-actions.ts';
+import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
+import { csrfField, errorBox, page, sendPage } from './layout.ts';
+import { signedIn, type WebSession } from './security.ts';
+import { viewerOf } from './signin-pages.ts';
+
+const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
+
+export function accountPages(ctx: AppContext) {
+  const { accounts, credentials, sessions } = ctx.services;
+
+  async function render(request: FastifyRequest, reply: FastifyReply, session: WebSession, state: KeyPageState, status: number) {
+    const me = session.info.account;
+    const token = session.info.csrfToken;
+    const [memberships, keys, sessionCount] = await Promise.all([
+      accounts.memberships(me.id),
+      credentials.keys.list(asAccount(me.id), { accountId: me.id }),
+      sessions.countSessions(me.id),
+    ]);
+    const teams = memberships.length
+      ? html`<table><thead><tr><th>Team</th><th>Your role</th><th>Settings</th></tr></thead><tbody>
+${memberships.map(
+  (m) => html`<tr><td>${m.teamName}</td><td>${m.role}</td>
+<td><a href="/dashboard/${m.teamId}/settings/api-keys">API keys</a> · <a href="/dashboard/${m.teamId}/settings/members">Members</a></td></tr>`,
+)}</tbody></table>`
+      : html`<p>You are not in any team.</p>`;
+    const body = html`${errorBox(state.error)}
+${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
+<p>Email: <strong>${me.email}</strong>${me.name ? html` · Name: ${me.name}` : ''}</p>
+<h2>Teams</h2>
+${teams}
+<h2>Your API keys</h2>
+<p>Keys you made: personal keys and the team keys you made for a team.</p>
+${keyTable(keys, '/account/keys', token, false)}
+<h2>New personal key</h2>
+${createKeyForm({ action: '/account/keys', csrfToken: token, owners: [{ value: 'personal', label: 'Personal' }], scopes: personalScopes, ...(state.previous ? { previous: state.previous } : {}) })}
+<p>Team keys are made under a team's <em>Settings → API keys</em> by its owners and admins.</p>
+<h2>Sessions</h2>
+<p>You are signed in on ${sessionCount} browser${sessionCount === 1 ? '' : 's'}.</p>
+<form method="post" action="/signout/everywhere">${csrfField(token)}<button type="submit">Sign out everywhere</button></form>`;
+    return sendPage(reply, status, page('Your account', viewerOf(request), body));
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/account', async (request, reply) => {
+      const session = signedIn(request, reply);
+      if (!session) return reply;
+      return render(request, reply, session, {}, 200);
+    });
+
+    registerKeyActions(app, ctx, {
+      base: '/account/keys',
+      render,
+      back: () => '/account',
+      teamFor: (_request, owner) => {
+        if (owner !== 'personal') throw new AppError('invalid_request', "Keys made on the account page are personal; make team keys under the team's Settings → API keys.");
+        return null;
+      },
+    });
+  };
+}

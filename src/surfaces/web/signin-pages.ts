@@ -1,0 +1,119 @@
+// Sign-in by email link (spec "Ways to obtain a credential", 3): ask for a link, open it (a GET
+// that only shows a confirm button, because mail scanners open links), confirm (the POST that uses
+// the link and starts a session), sign out here or everywhere.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'hono/html';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { field } from './form.ts';
+import { csrfField, errorBox, type Html, page, sendPage, type Viewer } from './layout.ts';
+import { anonymousCsrf, clearSessionCookie, requireCsrf, setSessionCookie, signedIn } from './security.ts';
+
+export function viewerOf(request: FastifyRequest): Viewer | null {
+  const s = request.webSession;
+  return s ? { email: s.info.account.email, csrfToken: s.info.csrfToken } : null;
+}
+
+/** The token a form on this page must carry: the session's when signed in, else the anonymous one. */
+export function formToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
+  return request.webSession ? request.webSession.info.csrfToken : anonymousCsrf(ctx, request, reply);
+}
+
+function signinForm(token: string, email: string, error: string | null): Html {
+  return html`${errorBox(error)}
+<p>Enter your email address. We will send you a link that signs you in; if you are new, it makes your account.</p>
+<form method="post" action="/signin">
+  ${csrfField(token)}
+  <label>Email address <input type="email" name="email" value="${email}" required autocomplete="email" maxlength="254"></label>
+  <button type="submit">Email me a sign-in link</button>
+</form>`;
+}
+
+export function signinPages(ctx: AppContext) {
+  const sessions = ctx.services.sessions;
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/signin', async (request, reply) => {
+      const viewer = viewerOf(request);
+      const already = viewer ? html`<p class="notice">You are signed in as ${viewer.email}. <a href="/account">Go to your account</a>.</p>` : '';
+      return sendPage(reply, 200, page('Sign in', viewer, html`${already}${signinForm(formToken(ctx, request, reply), '', null)}`));
+    });
+
+    app.post('/signin', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
+      const email = field(request.body, 'email');
+      try {
+        await sessions.requestLink(email);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        const token = formToken(ctx, request, reply);
+        return sendPage(reply, err.status, page('Sign in', viewerOf(request), signinForm(token, email, err.message)));
+      }
+      const minutes = Math.max(1, Math.round(ctx.config.ttl.signinLink / 60));
+      return sendPage(
+        reply,
+        200,
+        page(
+          'Check your email',
+          viewerOf(request),
+          html`<p class="notice">We sent a sign-in link to <strong>${email.trim()}</strong>. It works once and expires in ${minutes} minutes.</p>
+<p>No mail? Check your spam folder, or <a href="/signin">ask for another link</a>.</p>`,
+        ),
+      );
+    });
+
+    // Opening the link changes nothing: it shows who is signing in and a button that POSTs.
+    app.get('/signin/verify', async (request, reply) => {
+      const code = (request.query as Record<string, unknown>).code;
+      const link = await sessions.checkLink(code);
+      const viewer = viewerOf(request);
+      if (!link) {
+        return sendPage(
+          reply,
+          400,
+          page('Sign-in link not valid', viewer, html`${errorBox('This sign-in link has expired or was already used.')}<p><a href="/signin">Ask for a new link</a>.</p>`),
+        );
+      }
+      return sendPage(
+        reply,
+        200,
+        page(
+          'Confirm sign-in',
+          viewer,
+          html`<p>Sign in to Council Tracker as <strong>${link.email}</strong>?</p>
+<form method="post" action="/signin/verify">
+  ${csrfField(formToken(ctx, request, reply))}
+  <input type="hidden" name="code" value="${String(code)}">
+  <button type="submit">Sign in</button>
+</form>`,
+        ),
+      );
+    });
+
+    app.post('/signin/verify', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
+      let started: Awaited<ReturnType<typeof sessions.useLink>>;
+      try {
+        started = await sessions.useLink(field(request.body, 'code'));
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        return sendPage(reply, 400, page('Sign-in link not valid', viewerOf(request), html`${errorBox(err.message)}<p><a href="/signin">Ask for a new link</a>.</p>`));
+      }
+      // A browser that was signed in as someone else ends that session rather than keeping two.
+      if (request.webSession) await sessions.signOut(request.webSession.token);
+      setSessionCookie(ctx, reply, started.token, started.expiresAt);
+      return reply.redirect('/account', 303);
+    });
+
+    app.post('/signout', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
+      const session = signedIn(request, reply);
+      if (session) await sessions.signOut(session.token);
+      clearSessionCookie(ctx, reply);
+      return reply.redirect('/signin', 303);
+    });
+
+    app.post('/signout/everywhere', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
+      const session = signedIn(request, reply);
+      if (session) await sessions.signOutEverywhere(session.info.account.id);
+      clearSessionCookie(ctx, reply);
+      return reply.redirect('/signin', 303);
+    });
+  };
+}

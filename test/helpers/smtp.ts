@@ -1,0 +1,74 @@
+// A real SMTP server in the test process (the smtp-server package): the service's mailer talks
+// SMTP to it exactly as to a production relay. Messages are kept as received, with the text
+// body decoded so tests can read links out of it.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  subject: string;
+  /** The text/plain body, transfer encoding undone. */
+  text: string;
+}
+
+export interface SmtpReceiver {
+  url: string;
+  messages: ReceivedMail[];
+  close(): Promise<void>;
+}
+
+function header(head: string, name: string): string {
+  const m = new RegExp(`^${name}:[ \\t]*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head);
+  return m ? m[1]!.replace(/\r?\n[ \t]/g, ' ').trim() : '';
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+export function parseMail(raw: string): { subject: string; text: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split);
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const encoding = header(head, 'Content-Transfer-Encoding').toLowerCase();
+  let text = body;
+  if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
+  else if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return { subject: header(head, 'Subject'), text: text.replace(/\r\n/g, '\n') };
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          ...parseMail(raw),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
