@@ -1,9 +1,12 @@
 // buildApp(ctx): the HTTP surfaces over the module services. It never listens (server.ts does).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
+import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { refuseCredentialInUrl } from './surfaces/http/guard.ts';
 import { renderV1, useRenderer } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
+import { webSurface } from './surfaces/web/index.ts';
+import { v2Surface } from './surfaces/v2/index.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,5 +31,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(wellKnownSurface(ctx));
   await app.register(v1Surface(ctx), { prefix: '/api' });
+  await app.register(webSurface(ctx));
+  await app.register(dashboardSurface(ctx));
+  await app.register(v2Surface(ctx), { prefix: '/api' });
   return app;
 }

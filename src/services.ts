@@ -2,31 +2,51 @@
 import type { ModuleDeps } from './context.ts';
 import type { DB } from './db-schema.ts';
 import type { Database } from './kernel/db.ts';
+import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
+import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
 import { createPublicData, type PublicData } from './modules/public-data/index.ts';
 import { createIngest, type Ingest } from './modules/public-data/ingest/index.ts';
+import { createLive, type Live } from './modules/live/index.ts';
+import { createSessions, type Sessions } from './modules/sessions/index.ts';
+import { createTeamData, type TeamData } from './modules/team-data/index.ts';
 
 export interface Services {
   publicData: PublicData;
   ingest: Ingest;
   accounts: Accounts;
   credentials: Credentials;
+  idempotency: Idempotency;
+  mailer: Mailer;
+  sessions: Sessions;
+  teamData: TeamData;
+  live: Live;
   close(): Promise<void>;
 }
 
 export function createServices(deps: ModuleDeps, database: Database<DB>): Services {
   const accounts = createAccounts(deps);
   const credentials = createCredentials(deps, { accounts, database });
+  const mailer = createMailer(deps.config, deps.log);
+  const sessions = createSessions(deps, { accounts, mailer });
   const publicData = createPublicData(deps);
   const ingest = createIngest(deps);
+  const live = createLive(deps, { database, accounts });
   return {
     publicData,
     ingest,
     accounts,
     credentials,
+    idempotency: createIdempotency(deps),
+    mailer,
+    sessions,
+    teamData: createTeamData(deps, { events: live.bus }),
+    live,
     async close() {
+      await live.close();
       await credentials.close();
+      await mailer.close();
     },
   };
 }

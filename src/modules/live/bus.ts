@@ -1,0 +1,65 @@
+// The TeamEventBus: how team events reach every instance. PostgreSQL NOTIFY on `team_events` by
+// default (every instance shares the database); Redis pub/sub when REDIS_URL is set. team-data
+// publishes through it (it satisfies team-data's TeamEvents); the live hub subscribes once.
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { DB } from '../../db-schema.ts';
+import type { Database } from '../../kernel/db.ts';
+import { TEAM_EVENTS_CHANNEL } from '../team-data/index.ts';
+import type { LiveEvent } from './events.ts';
+
+export interface TeamEventBus {
+  readonly kind: 'postgres' | 'redis';
+  publish(event: LiveEvent): Promise<void>;
+  /** Every payload published by any instance, as text; resolves once subscribed. */
+  subscribe(onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export function pgEventBus(database: Database<DB>): TeamEventBus {
+  return {
+    kind: 'postgres',
+    async publish(event) {
+      await sql`select pg_notify(${TEAM_EVENTS_CHANNEL}, ${JSON.stringify(event)})`.execute(database.db);
+    },
+    subscribe: (onPayload) => database.listen(TEAM_EVENTS_CHANNEL, onPayload),
+    // The LISTEN connection belongs to the database and ends with it.
+    async close() {},
+  };
+}
+
+/** Redis pub/sub on one channel; a subscribed connection can do nothing else, hence two. */
+export function redisEventBus(url: string, channel = `council:${TEAM_EVENTS_CHANNEL}`): TeamEventBus {
+  // Fail fast when Redis is away: a write has already committed; its event is logged as lost.
+  const publisher = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+  publisher.on('error', () => {});
+  let subscriber: Redis | null = null;
+  const handlers = new Set<(payload: string) => void>();
+  return {
+    kind: 'redis',
+    async publish(event) {
+      await publisher.publish(channel, JSON.stringify(event));
+    },
+    async subscribe(onPayload) {
+      if (!subscriber) {
+        // Keeps retrying in the background: after an outage it resubscribes on its own.
+        subscriber = new Redis(url, { lazyConnect: true });
+        subscriber.on('error', () => {});
+        subscriber.on('message', (ch: string, message: string) => {
+          if (ch === channel) for (const h of handlers) h(message);
+        });
+        await subscriber.connect();
+        await subscriber.subscribe(channel);
+      }
+      handlers.add(onPayload);
+      return async () => {
+        handlers.delete(onPayload);
+      };
+    },
+    async close() {
+      handlers.clear();
+      await subscriber?.quit().catch(() => subscriber?.disconnect());
+      await publisher.quit().catch(() => publisher.disconnect());
+    },
+  };
+}

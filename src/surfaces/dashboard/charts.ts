@@ -1,0 +1,48 @@
+// Charts as server-rendered inline SVG: they need no script, scale with the page, and carry a
+// text title and labels for screen readers.
+import { html } from 'hono/html';
+import type { Html } from '../web/layout.ts';
+
+export interface Bar {
+  label: string;
+  value: number;
+  /** Shown at the end of the bar; defaults to the value. */
+  text?: string;
+}
+
+export interface Chart {
+  title: string;
+  bars: Bar[];
+  /** Said under the chart: what it is drawn from, or why it is empty. */
+  note?: string;
+}
+
+const palette = ['#1f5fa8', '#b5452b', '#5a8f29', '#8a5fb0', '#c28a14', '#2b8a8a', '#7a7a7a', '#a83275'];
+
+export function barChart(chart: Chart): Html {
+  const rowH = 24;
+  const labelW = 200;
+  const barW = 320;
+  const width = labelW + barW + 110;
+  const height = Math.max(1, chart.bars.length) * rowH + 8;
+  const max = Math.max(0, ...chart.bars.map((b) => b.value));
+  const bars = chart.bars.map((b, i) => {
+    const w = max > 0 ? Math.max(1, Math.round((b.value / max) * barW)) : 1;
+    const y = 4 + i * rowH;
+    return html`<g class="bar" data-label="${b.label}" data-value="${b.value}">
+<text x="${labelW - 6}" y="${y + 16}" text-anchor="end" font-size="13">${b.label.length > 30 ? `${b.label.slice(0, 29)}…` : b.label}</text>
+<rect x="${labelW}" y="${y + 3}" width="${w}" height="${rowH - 8}" fill="${palette[i % palette.length]}"></rect>
+<text x="${labelW + w + 6}" y="${y + 16}" font-size="13">${b.text ?? String(b.value)}</text></g>`;
+  });
+  return html`<figure class="chart"><figcaption><strong>${chart.title}</strong></figcaption>
+${
+  chart.bars.length
+    ? html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${chart.title}"><title>${chart.title}</title>${bars}</svg>`
+    : ''
+}
+${chart.note ? html`<p class="muted">${chart.note}</p>` : ''}</figure>`;
+}
+
+export function dollars(amount: number): string {
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 0 })}`;
+}

@@ -1,0 +1,64 @@
+// Positions: the team's stances with their labels (the same rows as the Legislation stances).
+// Owners and admins relabel, change or remove one; history is written with source 'dashboard'.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'hono/html';
+import type { AppContext } from '../../context.ts';
+import type { teamSchemas } from '../../modules/team-data/index.ts';
+import { field } from '../web/form.ts';
+import { csrfField, formatTime } from '../web/layout.ts';
+import { requireCsrf } from '../web/security.ts';
+import { act, dashboardPage, notice, type PageState, sendDashboardPage, stanceText, teamBase } from './layout.ts';
+import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
+
+export function positionsPages(ctx: AppContext) {
+  const td = ctx.services.teamData;
+
+  async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
+    const list = await section(() => all<teamSchemas.PositionOut>((cursor) => td.positions.list(v.actor, { limit: 200, cursor })));
+    const token = v.session.info.csrfToken;
+    const base = `${teamBase(v.teamId)}/positions`;
+    const row = (p: teamSchemas.PositionOut) => html`<tr id="position-${p.id}" data-record="${p.recordId}">
+<td><strong>${p.recordId}</strong></td><td>${stanceText(p.stance)}</td><td>${p.label}</td><td>${formatTime(p.updatedAt)}</td>
+<td>${
+      v.manager
+        ? html`<form method="post" action="${base}" data-live-form>${csrfField(token)}<input type="hidden" name="record" value="${p.recordId}">
+<select name="stance"><option value="supports" ${p.stance === 'supports' ? 'selected' : ''}>Supports</option><option value="opposes" ${p.stance === 'opposes' ? 'selected' : ''}>Opposes</option></select>
+<input name="label" value="${p.label}" maxlength="200" aria-label="Label"><button type="submit">Save</button></form>
+<form method="post" action="${base}/${encodeURIComponent(p.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Remove</button></form>`
+        : ''
+    }</td></tr>`;
+    const region = !list.ok
+      ? notice(list.message)
+      : html`${v.manager ? '' : notice('Only team owners and admins can change positions.')}
+${list.value.length ? html`<table><thead><tr><th>Bill</th><th>Stance</th><th>Label</th><th>Updated</th><th></th></tr></thead><tbody>${list.value.map(row)}</tbody></table>` : html`<p>No positions yet.</p>`}
+${
+  v.manager
+    ? html`<h2>Add a position</h2><form method="post" action="${base}" data-live-form>${csrfField(token)}
+<label>Record number <input name="record" required maxlength="200"></label>
+<label>Stance <select name="stance"><option value="supports">Supports</option><option value="opposes">Opposes</option></select></label>
+<label>Label <input name="label" maxlength="200"></label><button type="submit">Add position</button></form>`
+    : ''
+}`;
+    return sendDashboardPage(reply, status, dashboardPage(request, v, 'positions', 'Positions', region, state));
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const csrf = requireCsrf(ctx);
+    const again = (request: FastifyRequest, reply: FastifyReply) => (v: TeamViewer, s: PageState, status: number) => render(request, reply, v, s, status);
+    app.get('/dashboard/:teamId/positions', async (request, reply) => {
+      const v = await teamViewer(ctx, request, reply);
+      if (!v) return reply;
+      return render(request, reply, v, {}, 200);
+    });
+    app.post('/dashboard/:teamId/positions', { preHandler: csrf }, async (request, reply) => {
+      const v = (await teamViewer(ctx, request, reply))!;
+      const position = { recordId: field(request.body, 'record').trim(), stance: field(request.body, 'stance') as 'supports', label: field(request.body, 'label').trim() };
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => td.positions.upsert(v.actor, { positions: [position] }, { source: 'dashboard' }));
+    });
+    app.post('/dashboard/:teamId/positions/:id/remove', { preHandler: csrf }, async (request, reply) => {
+      const v = (await teamViewer(ctx, request, reply))!;
+      const { id } = request.params as { id: string };
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => td.positions.remove(v.actor, { id }, { source: 'dashboard' }));
+    });
+  };
+}
