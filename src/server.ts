@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createContext } from './context.ts';
 import { startAdminSocket } from './admin-socket.ts';
+import { lockIds, withStartupLock } from './kernel/locks.ts';
 
 export async function startServer(config: Config): Promise<{ close(): Promise<void>; url: string }> {
   const ctx = await createContext(config);
@@ -14,7 +15,10 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
     throw err;
   }) : null;
   if (config.loadSample) {
-    const loaded = await ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line));
+    // Two instances starting at once on one database: the second waits, then finds data.
+    const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () =>
+      ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)),
+    );
     if (loaded) ctx.log.info('loaded the bundled Chicago sample');
   }
   const app = await buildApp(ctx);

@@ -148,11 +148,42 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
     }) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5000 });
-  // An idle client losing its server must not crash the process; the next query reports 503.
+  // A client losing its server must not crash the process: idle clients report through the
+  // pool, busy ones through their own 'error' event (their query fails too, and becomes a 503).
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  let listener: pg.Client | null = null;
+  // One LISTEN connection per process. If it drops, it reconnects (with a growing pause) and
+  // listens on every channel again, so live updates resume without a restart.
+  let listener: Promise<pg.Client> | null = null;
+  let closed = false;
+  let retryMs = 250;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const connectListener = (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString, types });
+    const lost = () => {
+      if (closed || listener === null) return;
+      listener = null;
+      client.end().catch(() => {});
+      setTimeout(() => {
+        if (closed || listener || handlers.size === 0) return;
+        listener = connectListener();
+        listener.then(() => (retryMs = 250), lost);
+      }, retryMs).unref();
+      retryMs = Math.min(retryMs * 2, 10_000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (msg) => {
+      for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+    });
+    return client.connect().then(async () => {
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return client;
+    });
+  };
   return {
     db,
     kind: 'postgres',
@@ -167,27 +198,31 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
       }
     },
     async listen(channel, onPayload) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString, types });
-        listener.on('error', () => {});
-        await listener.connect();
-        listener.on('notification', (msg) => {
-          for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
-        });
-      }
       let set = handlers.get(channel);
+      const isNew = !set;
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       }
       set.add(onPayload);
+      try {
+        if (!listener) listener = connectListener();
+        const client = await listener;
+        if (isNew) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } catch (err) {
+        listener = null;
+        set.delete(onPayload);
+        if (set.size === 0) handlers.delete(channel);
+        throw err;
+      }
       return async () => {
         set.delete(onPayload);
       };
     },
     async close() {
-      await listener?.end().catch(() => {});
+      closed = true;
+      const client = await listener?.catch(() => null);
+      await client?.end().catch(() => {});
       await db.destroy();
     },
   };

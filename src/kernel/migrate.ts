@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { Database } from './db.ts';
+import { lockIds, withStartupLock } from './locks.ts';
 
 export const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
-const LOCK_ID = 72624401; // fixed: "council migrations"
 
 export interface MigrationResult {
   applied: string[];
@@ -27,32 +27,27 @@ function quote(text: string): string {
 
 export async function migrate(database: Database<any>, dir = migrationsDir): Promise<MigrationResult> {
   const files = listMigrations(dir);
-  return database.session(async (exec) => {
-    await exec(`select pg_advisory_lock(${LOCK_ID})`);
-    try {
-      await exec(`create table if not exists schema_migrations (
-        name text primary key,
-        applied_at timestamptz not null default now()
-      )`);
-      const done = new Set(
-        (await sql<{ name: string }>`select name from schema_migrations`.execute(database.db)).rows.map((r) => r.name),
+  return withStartupLock(database, lockIds.migrations, async (exec) => {
+    await exec(`create table if not exists schema_migrations (
+      name text primary key,
+      applied_at timestamptz not null default now()
+    )`);
+    const done = new Set(
+      (await sql<{ name: string }>`select name from schema_migrations`.execute(database.db)).rows.map((r) => r.name),
+    );
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const text = readFileSync(join(dir, file), 'utf8');
+      // One transaction per file: a failing migration leaves nothing behind.
+      await exec(`begin;\n${text}\n;\ninsert into schema_migrations (name) values (${quote(file)}) on conflict do nothing;\ncommit;`).catch(
+        async (err: unknown) => {
+          await exec('rollback').catch(() => {});
+          throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+        },
       );
-      const applied: string[] = [];
-      for (const file of files) {
-        if (done.has(file)) continue;
-        const text = readFileSync(join(dir, file), 'utf8');
-        // One transaction per file: a failing migration leaves nothing behind.
-        await exec(`begin;\n${text}\n;\ninsert into schema_migrations (name) values (${quote(file)}) on conflict do nothing;\ncommit;`).catch(
-          async (err: unknown) => {
-            await exec('rollback').catch(() => {});
-            throw new Error(`migration ${file} failed: ${(err as Error).message}`);
-          },
-        );
-        applied.push(file);
-      }
-      return { applied, alreadyApplied: done.size };
-    } finally {
-      await exec(`select pg_advisory_unlock(${LOCK_ID})`);
+      applied.push(file);
     }
+    return { applied, alreadyApplied: done.size };
   });
 }

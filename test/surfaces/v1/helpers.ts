@@ -1,4 +1,5 @@
 // Shared set-up for the v1 public-data route tests: a seeded database and a public.read key.
+import { operator } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
 
@@ -14,11 +15,10 @@ export async function startV1(): Promise<V1> {
   const account = await t.ctx.services.accounts.create({ email: 'reader@example.org' });
   // These suites make hundreds of requests; the operator's per-account override lifts the limits
   // (the limits themselves are tested with the credentials module).
-  await (t.ctx.db as any)
-    .updateTable('accounts')
-    .set({ requests_per_minute: 1_000_000, requests_per_day: 1_000_000 })
-    .where('id', '=', account.id)
-    .execute();
+  await t.ctx.services.accounts.setLimits(operator, {
+    accountId: account.id,
+    limits: { requestsPerMinute: 1_000_000, requestsPerDay: 1_000_000 },
+  });
   const { key } = await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'reader', scopes: ['public.read'] });
   return {
     t,

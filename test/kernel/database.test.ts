@@ -1,0 +1,182 @@
+// The kernel's database layer: migrations (once, atomically, safe when two instances start at
+// once), the embedded database's one-at-a-time connection, and 503 when the database is gone.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Socket as NetSocket, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { openDatabase } from '../../src/kernel/db.ts';
+import { listMigrations, migrate } from '../../src/kernel/migrate.ts';
+import { freshDatabase } from '../helpers/context.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+async function open(env: Record<string, string>) {
+  return openDatabase<any>({ databaseUrl: env.DATABASE_URL ?? null, dataDir: env.DATA_DIR ?? '' });
+}
+
+test('migrations apply every file once; a second run finds nothing to do', async () => {
+  const fresh = await freshDatabase();
+  const database = await open(fresh.env);
+  try {
+    const first = await migrate(database);
+    assert.deepEqual(first.applied, listMigrations());
+    const second = await migrate(database);
+    assert.deepEqual(second.applied, []);
+    assert.equal(second.alreadyApplied, listMigrations().length);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});
+
+test('a failing migration leaves nothing half-applied', async () => {
+  const fresh = await freshDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'council-migrations-'));
+  writeFileSync(join(dir, '0001_test_good.sql'), 'create table migration_good (id int);');
+  writeFileSync(join(dir, '0002_test_bad.sql'), 'create table migration_half (id int);\nselect no_such_function();');
+  const database = await open(fresh.env);
+  try {
+    await assert.rejects(migrate(database, dir), /0002_test_bad\.sql failed/);
+    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name like 'migration_%'`.execute(database.db);
+    assert.deepEqual(tables.rows.map((r) => r.name), ['migration_good']);
+    const recorded = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(database.db);
+    assert.deepEqual(recorded.rows.map((r) => r.name), ['0001_test_good.sql']);
+  } finally {
+    await database.close();
+    await fresh.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('two instances migrating one PostgreSQL database at once apply each file exactly once', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
+  const fresh = await freshDatabase();
+  const a = await open(fresh.env);
+  const b = await open(fresh.env);
+  try {
+    const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+    assert.deepEqual([...ra.applied, ...rb.applied].sort(), listMigrations());
+    const count = await sql<{ n: number }>`select count(*) as n from schema_migrations`.execute(a.db);
+    assert.equal(count.rows[0]!.n, listMigrations().length);
+  } finally {
+    await a.close();
+    await b.close();
+    await fresh.drop();
+  }
+});
+
+test("on the embedded database a query never runs inside another caller's open transaction", { skip: onPostgres && 'embedded only' }, async () => {
+  const fresh = await freshDatabase();
+  const database = await open(fresh.env);
+  try {
+    await sql`create table serial_probe (id int)`.execute(database.db);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const tx = database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into serial_probe values (1)`.execute(trx);
+        await held;
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    // Issued while the transaction is open: it must wait for it, not join it and be rolled back.
+    const outside = sql`insert into serial_probe values (2)`.execute(database.db);
+    setTimeout(release, 50);
+    assert.equal(await tx, 'rolled back');
+    await outside;
+    const rows = await sql<{ id: number }>`select id from serial_probe order by id`.execute(database.db);
+    assert.deepEqual(rows.rows.map((r) => r.id), [2]);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});
+
+test('both backends return the same JS values: int8 as number, date as YYYY-MM-DD, numeric as string', async () => {
+  const fresh = await freshDatabase();
+  const database = await open(fresh.env);
+  try {
+    const row = (await sql<{ n: number; d: string; m: string }>`select 5000000000::int8 as n, date '2026-09-29' as d, 12.5::numeric(14,2) as m`.execute(database.db)).rows[0]!;
+    assert.deepEqual(row, { n: 5000000000, d: '2026-09-29', m: '12.50' });
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});
+
+test('when the database server goes away, API requests answer 503 unavailable, not 500', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
+  const fresh = await freshDatabase();
+  const target = new URL(fresh.env.DATABASE_URL!);
+  // A TCP relay in front of PostgreSQL that the test can cut.
+  const sockets = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = new NetSocket();
+    sockets.add(client);
+    sockets.add(upstream);
+    upstream.connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  const port = (relay.address() as { port: number }).port;
+  const viaRelay = new URL(target);
+  viaRelay.host = `127.0.0.1:${port}`;
+  const config = loadConfig({ NODE_ENV: 'test', LOAD_SAMPLE: 'false', DATABASE_URL: viaRelay.toString() });
+  const ctx = await createContext(config);
+  const app = await buildApp(ctx);
+  try {
+    const account = await ctx.services.accounts.create({ email: 'down@example.org' });
+    const { key } = await ctx.services.credentials.keys.create({ accountId: account.id, name: 'k', scopes: ['public.read'] });
+    const ok = await app.inject({ url: '/api/v1/matters', headers: { authorization: `Bearer ${key}` } });
+    assert.equal(ok.statusCode, 200);
+    relay.close();
+    for (const s of sockets) s.destroy();
+    for (const url of ['/api/v1/matters', '/api/v2/matters']) {
+      const res = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.statusCode, 503, `${url}: ${res.body}`);
+      assert.equal(url.startsWith('/api/v1') ? res.json().code : res.json().error.code, 'unavailable');
+    }
+  } finally {
+    await app.close();
+    await ctx.close().catch(() => {});
+    await fresh.drop();
+  }
+});
+
+test('LISTEN survives a dropped connection: notifications arrive again after it reconnects', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
+  const fresh = await freshDatabase();
+  const database = await open(fresh.env);
+  try {
+    const received: string[] = [];
+    await database.listen('kernel_probe', (p) => received.push(p));
+    const notify = (p: string) => sql`select pg_notify('kernel_probe', ${p})`.execute(database.db);
+    const waitFor = async (p: string) => {
+      for (let i = 0; i < 100 && !received.includes(p); i++) {
+        await notify(p);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return received.includes(p);
+    };
+    assert.equal(await waitFor('before'), true);
+    // Cut the listening session from the server side, as a restart or a network fault would.
+    const cut = await sql<{ ok: boolean }>`select pg_terminate_backend(pid) as ok from pg_stat_activity where query like 'LISTEN %' and datname = current_database()`.execute(database.db);
+    assert.deepEqual(cut.rows, [{ ok: true }]);
+    assert.equal(await waitFor('after'), true);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});
