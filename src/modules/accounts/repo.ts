@@ -40,6 +40,11 @@ function limitColumns(change: LimitChange) {
   };
 }
 
+/** The person proved they read mail at this address (a sign-in link was used); first time only. */
+export async function markEmailVerified(db: Q, id: string, at: Date): Promise<void> {
+  await db.updateTable('accounts').set({ email_verified_at: at }).where('id', '=', id).where('email_verified_at', 'is', null).execute();
+}
+
 export async function updateAccountLimits(db: Q, id: string, change: LimitChange) {
   const set = limitColumns(change);
   if (Object.keys(set).length === 0) return findAccountById(db, id);

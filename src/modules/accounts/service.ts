@@ -33,8 +33,8 @@ export interface MemberChange {
 
 const notFound = (what: string) => new AppError('not_found', `No such ${what}.`);
 
-export function createAccountsService(deps: Pick<ModuleDeps, 'db'>) {
-  const { db } = deps;
+export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>) {
+  const { db, clock } = deps;
   const membershipEnded: MembershipEndedHook[] = [];
 
   async function requireAccount(q: Kysely<DB>, id: string) {
@@ -65,6 +65,10 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db'>) {
     async findByEmail(email: string): Promise<AccountView | null> {
       const row = await repo.findAccountByEmail(db, email.trim());
       return row ? presentAccount(row) : null;
+    },
+    /** Records that the person opened mail sent to the account's address (sign-in, approvals). */
+    async markEmailVerified(accountId: string): Promise<void> {
+      await repo.markEmailVerified(db, accountId, clock.now());
     },
     async requireByEmail(email: string): Promise<AccountView> {
       const row = await repo.findAccountByEmail(db, parseEmail(email));

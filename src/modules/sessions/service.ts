@@ -112,6 +112,8 @@ export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
       const link = await repo.takeLink(db, hashToken(token), clock.now());
       if (!link) throw invalid;
       const { account, created } = await findOrCreateAccount(link.email);
+      // Using the link proves the person reads mail at this address.
+      await accounts.markEmailVerified(account.id);
       const session = await start(account.id);
       return { ...session, account, created };
     },

@@ -61,6 +61,8 @@ test('the sign-in mail arrives over SMTP; opening the link changes nothing; conf
   assert.equal(done.status, 303);
   assert.equal(done.location, '/account');
   assert.equal(await countAccounts('new.person@example.org'), 1);
+  const made = await t.ctx.db.selectFrom('accounts').select('email_verified_at').where('email', '=', 'new.person@example.org').executeTakeFirstOrThrow();
+  assert.ok(made.email_verified_at, 'using the link verifies the address');
 
   const cookie = done.setCookies.find((c) => c.startsWith('ct_session='));
   assert.ok(cookie, 'a session cookie is set');
