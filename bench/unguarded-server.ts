@@ -2,10 +2,9 @@
 // (schemas, handler, public-data service, presenter, serialization) over the same kind of context
 // and Fastify options as the service, with no credential check and no counting. The difference
 // between this and the real route is what authentication and limits cost.
-import Fastify from 'fastify';
+import { createFastify } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
-import { refuseCredentialInUrl } from '../src/surfaces/http/guard.ts';
 import { renderV1, useRenderer } from '../src/surfaces/http/render.ts';
 import { schemaErrorFormatter } from '../src/surfaces/http/schema-errors.ts';
 import { publicRoutes } from '../src/surfaces/v1/public-routes.ts';
@@ -14,20 +13,8 @@ const ctx = await createContext(loadConfig(), { migrate: false });
 const def = publicRoutes(ctx).find((r) => r.method === 'GET' && r.path === '/matters/:record');
 if (!def) throw new Error('the v1 route GET /matters/:record does not exist');
 
-// The options of buildApp (src/app.ts), so only the guard differs.
-const app = Fastify({
-  loggerInstance: ctx.log,
-  bodyLimit: 1024 * 1024,
-  requestIdHeader: false,
-  genReqId: () => crypto.randomUUID(),
-  routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-  ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
-});
-app.addHook('onRequest', async (request, reply) => {
-  reply.header('X-Request-Id', request.id);
-  refuseCredentialInUrl(request);
-});
-useRenderer(app, renderV1);
+// The same Fastify instance as buildApp (src/app.ts), so only the guard differs.
+const app = createFastify(ctx);
 app.get('/health', async () => ({ status: 'ok' }));
 await app.register(
   async (scope) => {

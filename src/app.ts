@@ -11,7 +11,8 @@ import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+/** The Fastify instance every surface mounts on: options, request id, credential-in-URL refusal. */
+export function createFastify(ctx: AppContext): FastifyInstance {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: MAX_BODY_BYTES,
@@ -20,14 +21,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
-
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     refuseCredentialInUrl(request);
   });
-
   // Errors outside any surface render in the v1 shape.
   useRenderer(app, renderV1);
+  return app;
+}
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = createFastify(ctx);
 
   await app.register(wellKnownSurface(ctx));
   await app.register(v1Surface(ctx), { prefix: '/api' });

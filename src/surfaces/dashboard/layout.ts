@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import { AppError } from '../../kernel/errors.ts';
-import { errorBox, type Html, page } from '../web/layout.ts';
+import { errorBox, type Html, page, sendPage } from '../web/layout.ts';
 import { viewerOf } from '../web/signin-pages.ts';
 import type { TeamViewer } from './viewer.ts';
 
@@ -60,19 +60,13 @@ ${region}
  * As the website's sendPage, with scripts allowed from this site only (live.js) and connections
  * to it (the event stream and the in-place form posts).
  */
-export async function sendDashboardPage(reply: FastifyReply, status: number, content: Html): Promise<FastifyReply> {
-  reply
-    .status(status)
-    .type('text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Frame-Options', 'DENY')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header(
-      'Content-Security-Policy',
-      "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
-  return reply.send(String(await content));
+export function sendDashboardPage(reply: FastifyReply, status: number, content: Html): Promise<FastifyReply> {
+  return sendPage(
+    reply,
+    status,
+    content,
+    "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
 }
 
 export type Render = (v: TeamViewer, state: PageState, status: number) => Promise<FastifyReply>;

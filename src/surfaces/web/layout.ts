@@ -67,7 +67,9 @@ export function noticeBox(message: string | null | undefined): Html | string {
  * Sends a page. Pages about a person are never stored by any cache; framing is refused
  * (clickjacking) and no Referer leaves the site (a sign-in link's code is in the URL).
  */
-export async function sendPage(reply: FastifyReply, status: number, content: Html): Promise<FastifyReply> {
+const pageCsp = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export async function sendPage(reply: FastifyReply, status: number, content: Html, csp: string = pageCsp): Promise<FastifyReply> {
   reply
     .status(status)
     .type('text/html; charset=utf-8')
@@ -75,7 +77,7 @@ export async function sendPage(reply: FastifyReply, status: number, content: Htm
     .header('Referrer-Policy', 'no-referrer')
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    .header('Content-Security-Policy', csp);
   return reply.send(String(await content));
 }
 
