@@ -2,7 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
-import { refuseCredentialInUrl } from './surfaces/http/guard.ts';
+import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
 import { renderV1, useRenderer } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { webSurface } from './surfaces/web/index.ts';
@@ -23,7 +23,7 @@ export function createFastify(ctx: AppContext): FastifyInstance {
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    refuseCredentialInUrl(request);
+    refuseUnsafeUrl(request);
   });
   // Errors outside any surface render in the v1 shape.
   useRenderer(app, renderV1);

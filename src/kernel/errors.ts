@@ -55,6 +55,11 @@ export function normalizeError(err: unknown): AppError {
   if (typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(e.message)) {
     return new AppError('unavailable', 'The database cannot be reached; try again shortly.');
   }
+  // SQLSTATE class 22 (data exception): a value from the request the database refuses — a NUL
+  // character, a number out of range, an impossible date. The input is at fault, not the service.
+  if (typeof e?.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) {
+    return new AppError('invalid_request', 'A value in the request cannot be used here (a number out of range, an impossible date or a NUL character).');
+  }
   // Fastify's own client errors (bad JSON, body too large, wrong content type, schema validation).
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const message = typeof e.message === 'string' ? e.message : 'Bad request';

@@ -20,7 +20,11 @@ declare module 'fastify' {
 // histories and Referer headers, so it is refused outright (spec "Presenting a credential").
 const credentialParams = ['api_key', 'apikey', 'api-key', 'key', 'access_token', 'token', 'auth', 'authorization', 'x-api-key'];
 
-export function refuseCredentialInUrl(request: FastifyRequest): void {
+export function refuseUnsafeUrl(request: FastifyRequest): void {
+  // A NUL character can be stored nowhere (PostgreSQL text refuses it): refuse it at the door.
+  if (/%00/.test(request.url) || request.url.includes('\u0000')) {
+    throw new AppError('invalid_request', 'The URL contains a NUL character (%00).');
+  }
   const q = request.url.indexOf('?');
   if (q < 0) return;
   const params = new URLSearchParams(request.url.slice(q + 1));

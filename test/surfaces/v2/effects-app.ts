@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../../src/context.ts';
-import { refuseCredentialInUrl } from '../../../src/surfaces/http/guard.ts';
+import { refuseUnsafeUrl } from '../../../src/surfaces/http/guard.ts';
 import { defineRoute, type RouteDef } from '../../../src/surfaces/http/route.ts';
 import { v2Surface } from '../../../src/surfaces/v2/index.ts';
 
@@ -81,7 +81,7 @@ export function effectRoutes(ctx: AppContext, behaviour: Behaviour): RouteDef[] 
 /** The v2 surface with the effect routes mounted, on the app's own settings. */
 export async function effectsApp(ctx: AppContext, behaviour: Behaviour): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } } });
-  app.addHook('onRequest', async (request) => refuseCredentialInUrl(request));
+  app.addHook('onRequest', async (request) => refuseUnsafeUrl(request));
   await app.register(v2Surface(ctx, { routes: effectRoutes(ctx, behaviour) }), { prefix: '/api' });
   await app.ready();
   return app;
