@@ -14,7 +14,7 @@ const hostileBodies: unknown[] = [
   null,
   { positions: 'x', personIds: Array.from({ length: 60 }, (_, i) => `p${i}`), type: 'legislation', refId: '\u0000', label: 'x'.repeat(300) },
   { body: '\u0000', subject: { type: 'matter', refId: '\u0000' } },
-  { name: 'x', layout: { widgets: [{ kind: 'roll_call', position: { x: -1, y: 1e309 }, size: {}, settings: null }] }, baseVersion: 'a' },
+  { name: 'x', layout: { widgets: [{ kind: 'roll_call', position: { x: -1, y: 1e300 }, size: {}, settings: null }] }, baseVersion: 'a' },
   { stance: 'maybe', positions: [{ label: 1, stance: 'supports', recordId: null }] },
   JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}'),
 ];
