@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { ModuleDeps } from '../../context.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
+import { presentPerson as presentPublicPerson } from './presenters.ts';
 import { personColumns, personSortPlan } from './repo-people.ts';
 import { type Db, tsQuery } from './repo-sql.ts';
 import type { PersonKind } from './tables.ts';
@@ -39,20 +40,12 @@ export interface DirectoryTestimony {
 }
 
 type Row = Record<string, any>;
-const presentPerson = (r: Row): DirectoryPerson => ({
-  id: r.id,
-  name: r.name,
-  sortName: r.sort_name,
-  kind: r.kind,
-  ward: r.ward,
-  current: r.current,
-  organization: r.organization,
-  email: r.email,
-  phone: r.phone,
-  website: r.website,
-  photoUrl: r.photo_url,
-  updatedAt: new Date(r.updated_at).toISOString(),
-});
+// The public presenter's person, without its source URL: the directory answers about people
+// of every kind, some of whom have no public source page.
+const presentPerson = (r: Row): DirectoryPerson => {
+  const { sourceUrl: _sourceUrl, ...person } = presentPublicPerson(r);
+  return person;
+};
 
 export interface DirectoryPeopleQuery {
   kinds: readonly PersonKind[];
