@@ -1,5 +1,5 @@
 // The only SQL touching idempotency_keys.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { IdempotencyOwner, StoredAnswer } from './schema.ts';
 import type { IdempotencyTables } from './tables.ts';
 
@@ -13,6 +13,15 @@ export interface KeyRow {
 }
 
 export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
+  // A claim still running (no stored answer): only its holder may complete, release or replace it.
+  const openClaim = (owner: IdempotencyOwner, key: string, claim: string) => (eb: ExpressionBuilder<IdempotencyTables, 'idempotency_keys'>) =>
+    eb.and([
+      eb('owner_type', '=', owner.type),
+      eb('owner_id', '=', owner.id),
+      eb('key', '=', key),
+      eb('claim', '=', claim),
+      eb('status', 'is', null),
+    ]);
   const byKey = (owner: IdempotencyOwner, key: string) =>
     db.selectFrom('idempotency_keys').where('owner_type', '=', owner.type).where('owner_id', '=', owner.id).where('key', '=', key);
   return {
@@ -39,11 +48,7 @@ export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
       const row = await db
         .updateTable('idempotency_keys')
         .set({ claim, created_at: now })
-        .where('owner_type', '=', owner.type)
-        .where('owner_id', '=', owner.id)
-        .where('key', '=', key)
-        .where('claim', '=', oldClaim)
-        .where('status', 'is', null)
+        .where(openClaim(owner, key, oldClaim))
         .returning('claim')
         .executeTakeFirst();
       return row !== undefined;
@@ -53,22 +58,14 @@ export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
       await db
         .updateTable('idempotency_keys')
         .set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body, completed_at: now })
-        .where('owner_type', '=', owner.type)
-        .where('owner_id', '=', owner.id)
-        .where('key', '=', key)
-        .where('claim', '=', claim)
-        .where('status', 'is', null)
+        .where(openClaim(owner, key, claim))
         .execute();
     },
 
     async release(owner: IdempotencyOwner, key: string, claim: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('owner_type', '=', owner.type)
-        .where('owner_id', '=', owner.id)
-        .where('key', '=', key)
-        .where('claim', '=', claim)
-        .where('status', 'is', null)
+        .where(openClaim(owner, key, claim))
         .execute();
     },
 
