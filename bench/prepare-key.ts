@@ -10,7 +10,7 @@ const HIGH_LIMIT = 1_000_000_000;
 
 export async function prepareKey(databaseUrl: string): Promise<string> {
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOAD_SAMPLE: 'false', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
-  const ctx = await createContext(config, { migrate: false });
+  const ctx = await createContext(config, { migrate: false, caches: false });
   try {
     const { accounts, credentials } = ctx.services;
     const account = (await accounts.findByEmail(EMAIL)) ?? (await accounts.create({ email: EMAIL, name: 'Benchmark' }));

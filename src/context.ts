@@ -6,6 +6,7 @@ import pino from 'pino';
 import type { Config } from './config.ts';
 import type { DB } from './db-schema.ts';
 import { type Clock, systemClock } from './kernel/clock.ts';
+import { type Coherence, startCoherence, withoutCaches } from './kernel/coherence.ts';
 import { type Database, openDatabase } from './kernel/db.ts';
 import { migrate } from './kernel/migrate.ts';
 import { createServices, type Services } from './services.ts';
@@ -19,6 +20,8 @@ export interface ModuleDeps {
 
 export interface AppContext extends ModuleDeps {
   database: Database<DB>;
+  /** In-memory caches kept coherent with the database and the other instances (kernel/coherence.ts). */
+  caches: Coherence;
   services: Services;
   close(): Promise<void>;
 }
@@ -28,6 +31,11 @@ export interface ContextOptions {
   log?: FastifyBaseLogger;
   /** Skip migrations (the CLI's `migrate` runs them itself and reports). */
   migrate?: boolean;
+  /**
+   * Keep credentials and public documents in memory (default true). A process that serves no
+   * requests (the CLI) passes false: it joins no lease, yet still settles the power it changes.
+   */
+  caches?: boolean;
 }
 
 export function createLogger(config: Config): FastifyBaseLogger {
@@ -56,13 +64,22 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config,
     log: options.log ?? createLogger(config),
   };
-  const services = createServices(deps, database);
+  let caches: Coherence;
+  try {
+    caches = options.caches === false ? withoutCaches(database.db, deps.log) : await startCoherence(database, deps.log);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const services = createServices(deps, database, caches);
   return {
     ...deps,
     database,
+    caches,
     services,
     async close() {
       await services.close();
+      await caches.close();
       await database.close();
     },
   };

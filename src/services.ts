@@ -1,6 +1,7 @@
 // The module services, wired once. Surfaces and the CLI call these, never SQL of their own.
 import type { ModuleDeps } from './context.ts';
 import type { DB } from './db-schema.ts';
+import type { Coherence } from './kernel/coherence.ts';
 import type { Database } from './kernel/db.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
@@ -25,9 +26,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(deps: ModuleDeps, database: Database<DB>): Services {
-  const accounts = createAccounts(deps);
-  const credentials = createCredentials(deps, { accounts, database });
+export function createServices(deps: ModuleDeps, database: Database<DB>, caches: Coherence): Services {
+  const accounts = createAccounts(deps, { settlePower: caches.settlePower });
+  const credentials = createCredentials(deps, { accounts, database, caches });
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
   const publicData = createPublicData(deps);

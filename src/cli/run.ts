@@ -21,7 +21,7 @@ export async function runCommand(config: Config, command: Command, io: CommandIo
   }
   // Loaded only when the CLI opens the database itself; through the socket it is not needed.
   const { createContext } = await import('../context.ts');
-  const ctx = await createContext(config, { log: cliLogger(), migrate: command.name !== 'migrate' });
+  const ctx = await createContext(config, { log: cliLogger(), migrate: command.name !== 'migrate', caches: false });
   try {
     return await execute(ctx, command, io);
   } finally {

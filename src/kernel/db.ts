@@ -24,8 +24,13 @@ export interface Database<DB> {
    * protocol). Used by migrations, which need a session-level advisory lock.
    */
   session<T>(fn: (exec: (script: string) => Promise<void>) => Promise<T>): Promise<T>;
-  /** Subscribe to NOTIFY on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribe to NOTIFY on a channel; resolves (once listening) to an unsubscribe function.
+   * `onState(false)` says the listening connection was lost, so notifications may be missed until
+   * `onState(true)` says it listens again: a cache kept coherent by notifications must not be
+   * trusted in between.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -128,6 +133,7 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
       fn(async (script) => {
         await pglite.exec(script);
       }),
+    // In-process: the embedded database cannot be lost while the process runs, so onState never fires.
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
       return async () => {
@@ -161,16 +167,26 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
   let closed = false;
   let retryMs = 250;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const stateHandlers = new Set<(listening: boolean) => void>();
+  let listening = false;
+  const tellState = (now: boolean) => {
+    listening = now;
+    for (const h of stateHandlers) h(now);
+  };
   const connectListener = (): Promise<pg.Client> => {
     const client = new pg.Client({ connectionString, types });
     const lost = () => {
       if (closed || listener === null) return;
       listener = null;
+      tellState(false);
       client.end().catch(() => {});
       setTimeout(() => {
         if (closed || listener || handlers.size === 0) return;
         listener = connectListener();
-        listener.then(() => (retryMs = 250), lost);
+        listener.then(() => {
+          retryMs = 250;
+          tellState(true);
+        }, lost);
       }, retryMs).unref();
       retryMs = Math.min(retryMs * 2, 10_000);
     };
@@ -197,7 +213,7 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
         client.release();
       }
     },
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onState) {
       let set = handlers.get(channel);
       const isNew = !set;
       if (!set) {
@@ -209,14 +225,18 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
         if (!listener) listener = connectListener();
         const client = await listener;
         if (isNew) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        // A listener made here after a loss (rather than by the retry timer) is news too.
+        if (!listening) tellState(true);
       } catch (err) {
         listener = null;
         set.delete(onPayload);
         if (set.size === 0) handlers.delete(channel);
         throw err;
       }
+      if (onState) stateHandlers.add(onState);
       return async () => {
         set.delete(onPayload);
+        if (onState) stateHandlers.delete(onState);
       };
     },
     async close() {

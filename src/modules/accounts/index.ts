@@ -5,8 +5,12 @@ import { type AccountsService, createAccountsService } from './service.ts';
 
 export type Accounts = AccountsService;
 
-export function createAccounts(deps: ModuleDeps): Accounts {
-  return createAccountsService(deps);
+/**
+ * `settlePower` runs after every committed change of roles, memberships, features or limits, so
+ * the change bites on the next request at every instance (kernel/coherence.ts).
+ */
+export function createAccounts(deps: ModuleDeps, others: { settlePower: () => Promise<void> }): Accounts {
+  return createAccountsService(deps, others.settlePower);
 }
 
 export { type Acting, asAccount, operator } from './policy.ts';

@@ -33,8 +33,14 @@ export interface MemberChange {
 
 const notFound = (what: string) => new AppError('not_found', `No such ${what}.`);
 
-export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>) {
+export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, settlePower: () => Promise<void>) {
   const { db, clock } = deps;
+  /** A change of what someone may do is settled after its commit, before the caller hears of it. */
+  async function settled<T>(change: Promise<T>): Promise<T> {
+    const result = await change;
+    await settlePower();
+    return result;
+  }
   const membershipEnded: MembershipEndedHook[] = [];
 
   async function requireAccount(q: Kysely<DB>, id: string) {
@@ -78,7 +84,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>) {
     async setLimits(by: Acting, input: { accountId: string; limits: LimitChange }): Promise<AccountView> {
       policy.requireOperator(by, "change an account's limits");
       const change = parseLimitChange(input.limits);
-      const row = await repo.updateAccountLimits(db, input.accountId, change);
+      const row = await settled(repo.updateAccountLimits(db, input.accountId, change));
       if (!row) throw notFound('account');
       return presentAccount(row);
     },
@@ -116,17 +122,19 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>) {
       const disable = parseFeatures(input.disable ?? []);
       const both = enable.filter((f) => disable.includes(f));
       if (both.length) throw new AppError('invalid_request', `A feature cannot be both enabled and disabled: ${both.join(', ')}.`);
-      return db.transaction().execute(async (trx) => {
-        const { row } = await visibleTeam(trx, by, input.teamId, true);
-        const current = row.features as Feature[];
-        const next = [...current.filter((f) => !disable.includes(f)), ...enable.filter((f) => !current.includes(f))];
-        return presentTeam((await repo.updateTeamFeatures(trx, input.teamId, next))!);
-      });
+      return settled(
+        db.transaction().execute(async (trx) => {
+          const { row } = await visibleTeam(trx, by, input.teamId, true);
+          const current = row.features as Feature[];
+          const next = [...current.filter((f) => !disable.includes(f)), ...enable.filter((f) => !current.includes(f))];
+          return presentTeam((await repo.updateTeamFeatures(trx, input.teamId, next))!);
+        }),
+      );
     },
     async setLimits(by: Acting, input: { teamId: string; limits: LimitChange }): Promise<TeamView> {
       policy.requireOperator(by, "change a team's limits");
       const change = parseLimitChange(input.limits);
-      const row = await repo.updateTeamLimits(db, input.teamId, change);
+      const row = await settled(repo.updateTeamLimits(db, input.teamId, change));
       if (!row) throw notFound('team');
       return presentTeam(row);
     },
@@ -134,6 +142,10 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>) {
 
   /** One membership change under the team lock: look up both roles, ask policy, then write. */
   async function changeMembership(by: Acting, change: MemberChange, to: Role | null, mustExist: boolean) {
+    return settled(membershipTransaction(by, change, to, mustExist));
+  }
+
+  function membershipTransaction(by: Acting, change: MemberChange, to: Role | null, mustExist: boolean) {
     return db.transaction().execute(async (trx) => {
       const { callerRole } = await visibleTeam(trx, by, change.teamId, true);
       await requireAccount(trx, change.accountId);

@@ -3,6 +3,7 @@
 import type { ModuleDeps } from '../../context.ts';
 import type { DB } from '../../db-schema.ts';
 import type { Actor } from '../../kernel/actor.ts';
+import type { Coherence } from '../../kernel/coherence.ts';
 import type { Database } from '../../kernel/db.ts';
 import type { Accounts } from '../accounts/index.ts';
 import { type ApiKeys, createApiKeys } from './api-keys/service.ts';
@@ -18,15 +19,18 @@ export interface Credentials {
   close(): Promise<void>;
 }
 
-export function createCredentials(deps: ModuleDeps, others: { accounts: Accounts; database: Database<DB> }): Credentials {
-  const keys = createApiKeys(deps, others.accounts);
+export function createCredentials(
+  deps: ModuleDeps,
+  others: { accounts: Accounts; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'> },
+): Credentials {
+  const keys = createApiKeys(deps, others.accounts, others.caches.settlePower);
   // A creator leaving a team loses their team keys in the same transaction (spec "Rules" 2).
   others.accounts.onMembershipEnded(async (trx, ended) => {
     await keysRepo.revokeTeamKeysOf(trx, ended.teamId, ended.accountId, deps.clock.now(), 'its creator left the team');
   });
   const limits = createLimits(deps);
   return {
-    verify: createVerify(deps),
+    verify: createVerify(deps, others.caches.power),
     keys,
     limits,
     close: () => limits.close(),

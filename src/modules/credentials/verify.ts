@@ -1,9 +1,15 @@
 // The credential check (house style, gate 1): credential → Actor, built from the database as it
-// is now on every request, in one query. The creator's current role and the team's current
-// features decide what the key may do (spec "Rules" 1): scopes the role can no longer grant are
-// dropped, so a lost role or feature bites on the next request.
+// is now, in one query. The creator's current role and the team's current features decide what
+// the key may do (spec "Rules" 1): scopes the role can no longer grant are dropped, so a lost role
+// or feature bites on the next request.
+//
+// The looked-up row is kept in memory while the power channel (kernel/coherence.ts) is usable and
+// its generation has not moved. Every change to keys, accounts, teams or memberships moves the
+// generation at every instance, and its writer waits for that before answering, so a cached row
+// is always the row as it is now. Expiry and the allowed addresses are checked on every request.
 import type { ModuleDeps } from '../../context.ts';
 import type { Actor, Feature } from '../../kernel/actor.ts';
+import type { CacheChannel } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
 import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
@@ -39,12 +45,40 @@ export function liveScopes(row: Pick<keys.VerifyRow, 'kind' | 'scopes' | 'team_i
   return scopes;
 }
 
-export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>) {
+/** Keys kept in memory at most; past it the oldest entry makes room. */
+const MAX_CACHED_KEYS = 10_000;
+
+/** The lookup of a presented key's hash, answered from memory while the power channel allows. */
+function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
+  const rows = new Map<string, keys.VerifyRow>();
+  let generation = power.generation();
+  return async function lookup(hash: Buffer): Promise<keys.VerifyRow | undefined> {
+    const usable = power.usable();
+    const before = power.generation();
+    if (before !== generation) {
+      rows.clear();
+      generation = before;
+    }
+    const id = hash.toString('base64');
+    const hit = usable ? rows.get(id) : undefined;
+    if (hit) return hit;
+    const row = await keys.findForVerify(db, hash);
+    // Kept only if nothing changed while it was read: a row read across a change may predate it.
+    if (row && usable && power.usable() && power.generation() === before) {
+      if (rows.size >= MAX_CACHED_KEYS) rows.delete(rows.keys().next().value!);
+      rows.set(id, row);
+    }
+    return row;
+  };
+}
+
+export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, power: CacheChannel) {
   const { db, clock, config } = deps;
+  const lookup = cachedLookup(db, power);
   return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
     const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message);
     if (!token.startsWith(API_KEY_PREFIX) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
-    const row = await keys.findForVerify(db, hashCredential(token));
+    const row = await lookup(hashCredential(token));
     if (!row) throw denied('The credential is not valid.');
     if (row.revoked_at) throw denied('This API key has been revoked.');
     const now = clock.now();
@@ -55,7 +89,11 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>) 
     if (row.allowed_ips.length > 0 && !isInRanges(ip, row.allowed_ips)) {
       throw new AppError('ip_not_allowed', `This API key may be used only from its allowed addresses; ${ip || 'this address'} is not one of them.`);
     }
-    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > 60_000) await keys.touchLastUsed(db, row.id, now);
+    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > 60_000) {
+      await keys.touchLastUsed(db, row.id, now);
+      // The cached row (if any) learns it too, or every later request would touch again.
+      row.last_used_at = now;
+    }
 
     const team =
       row.team_id !== null

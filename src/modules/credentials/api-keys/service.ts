@@ -35,7 +35,8 @@ export interface CreatedKey {
 
 const notFound = () => new AppError('not_found', 'No such API key.');
 
-export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts) {
+/** `settlePower` runs after a key's change commits, so it bites on the key's next request everywhere. */
+export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts, settlePower: () => Promise<void>) {
   const { db, clock } = deps;
 
   /** The key as the caller may see it; anyone else's key does not exist for them. */
@@ -51,6 +52,7 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     const row = await manageable(by, id);
     if (row.revoked_at) throw new AppError('invalid_request', 'This key is revoked; make a new one.');
     await repo.updateKey(db, id, set);
+    await settlePower();
     return presentKey((await repo.findKey(db, id))!);
   }
 
@@ -130,6 +132,7 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
       const reason =
         by.type === 'operator' ? 'revoked by an operator' : by.accountId === row.account_id ? 'revoked by its creator' : 'revoked by a team owner or admin';
       await repo.revokeKey(db, input.id, clock.now(), reason);
+      await settlePower();
       return presentKey((await repo.findKey(db, input.id))!);
     },
   };
