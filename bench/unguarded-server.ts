@@ -1,11 +1,12 @@
 // The matter detail route without its guard, in its own process: the same route definition
-// (schemas, handler, public-data service, presenter, serialization) over the same kind of context
+// (schemas, handler, public-data service, presenter, serialization, in-memory answers) over the same kind of context
 // and Fastify options as the service, with no credential check and no counting. The difference
 // between this and the real route is what authentication and limits cost.
 import { createFastify } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { renderV1, useRenderer } from '../src/surfaces/http/render.ts';
+import { responseCacheFor } from '../src/surfaces/http/response-cache.ts';
 import { schemaErrorFormatter } from '../src/surfaces/http/schema-errors.ts';
 import { publicRoutes } from '../src/surfaces/v1/public-routes.ts';
 
@@ -15,25 +16,39 @@ if (!def) throw new Error('the v1 route GET /matters/:record does not exist');
 
 // The same Fastify instance as buildApp (src/app.ts), so only the guard differs.
 const app = createFastify(ctx);
+const answers = responseCacheFor(ctx.caches.publicData);
 app.get('/health', async () => ({ status: 'ok' }));
-await app.register(
-  async (scope) => {
-    useRenderer(scope, renderV1);
-    scope.route({
-      method: def.method,
-      url: def.path,
-      schema: { ...(def.params ? { params: def.params } : {}), response: { 200: def.response } },
-      schemaErrorFormatter: schemaErrorFormatter as never,
-      handler: async (request, reply) => {
-        // matters.read is public data: its handler reads only the path parameter, never the actor.
-        const result = await def.handler({ actor: undefined as never, query: {}, params: request.params as never, body: undefined as never, request, reply });
-        reply.status(200);
-        return result;
-      },
-    });
-  },
-  { prefix: '/api/v1' },
-);
+// The route twice: as the service mounts it (in-memory answers), and under /db answered by the
+// database every time, which is what a record's first request costs.
+for (const [prefix, cached] of [['/api/v1', true], ['/db/api/v1', false]] as const) {
+  await app.register(
+    async (scope) => {
+      useRenderer(scope, renderV1);
+      scope.route({
+        method: def.method,
+        url: def.path,
+        schema: { ...(def.params ? { params: def.params } : {}), response: { 200: def.response } },
+        schemaErrorFormatter: schemaErrorFormatter as never,
+        // The same in-memory answers as the service's cached routes (src/surfaces/http/register.ts).
+        onSend: async (request, reply, payload) => {
+          if (cached) answers.keep(request, reply, payload);
+          return payload;
+        },
+        handler: async (request, reply) => {
+          if (cached) {
+            if (answers.send(request, reply)) return reply;
+            answers.begin(request);
+          }
+          // matters.read is public data: its handler reads only the path parameter, never the actor.
+          const result = await def.handler({ actor: undefined as never, query: {}, params: request.params as never, body: undefined as never, request, reply });
+          reply.status(200);
+          return result;
+        },
+      });
+    },
+    { prefix },
+  );
+}
 await app.listen({ port: ctx.config.port, host: ctx.config.host });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void app.close().then(() => ctx.close()).then(() => process.exit(0)));

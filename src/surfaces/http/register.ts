@@ -1,16 +1,20 @@
 // Mounts a route table on an encapsulated Fastify scope: the guard runs before validation (so an
 // unauthenticated caller learns nothing about the route's inputs), then the handler. Write routes
-// also get Idempotency-Key handling (./idempotency.ts).
-import type { FastifyInstance } from 'fastify';
+// also get Idempotency-Key handling (./idempotency.ts); `cached` reads answer from memory when
+// they can (./response-cache.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type GuardOptions, guard } from './guard.ts';
 import { claimIdempotencyKey, sendReplay, storeIdempotentAnswer } from './idempotency.ts';
+import { responseCacheFor } from './response-cache.ts';
 import { type RouteDef, writeMethods } from './route.ts';
 import { schemaErrorFormatter } from './schema-errors.ts';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: readonly RouteDef[], options: GuardOptions): void {
+  const answers = responseCacheFor(ctx.caches.publicData);
   for (const def of defs) {
     const status = def.status ?? (def.method === 'POST' ? 201 : 200);
+    const cached = def.cached === true && def.method === 'GET';
     app.route({
       method: def.method,
       url: def.path,
@@ -29,7 +33,19 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
             onSend: storeIdempotentAnswer(ctx),
           }
         : { preValidation: guard(ctx, def.operation, options) }),
+      ...(cached
+        ? {
+            onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+              answers.keep(request, reply, payload);
+              return payload;
+            },
+          }
+        : {}),
       handler: async (request, reply) => {
+        if (cached) {
+          if (answers.send(request, reply)) return reply;
+          answers.begin(request);
+        }
         const result = await def.handler({
           actor: request.actor!,
           query: request.query as never,

@@ -34,6 +34,11 @@ export interface RouteDef<QS extends TSchema = TSchema, PS extends TSchema = TSc
   status?: number;
   /** Responses about people, teams or accounts are never cached by shared caches. */
   private?: boolean;
+  /**
+   * The 200 answer depends only on the URL and the public record: it is kept in memory until the
+   * public record changes (./response-cache.ts). The guard still runs on every request.
+   */
+  cached?: boolean;
   handler(input: RouteInput<Static<QS>, Static<PS>, Static<BS>>): Promise<unknown>;
 }
 

@@ -10,6 +10,10 @@ const listDescription =
   'Lists page by `limit` (1–200, default 50) and `cursor` (from `meta.nextCursor`); cursors are opaque and stable when records are added. ' +
   '`updated_since` keeps records that changed at or after an ISO 8601 timestamp. Unknown parameters and values are refused with 400.';
 
+/**
+ * Every route here answers from the URL and the public record alone (no caller, no clock), so
+ * each is `cached`: its answers are kept in memory until the public record changes.
+ */
 export function publicRoutes(ctx: AppContext): RouteDef[] {
   const pd = ctx.services.publicData;
   return [
@@ -151,5 +155,5 @@ export function publicRoutes(ctx: AppContext): RouteDef[] {
       handler: () => pd.sources(),
     }),
     ...moneyRoutes(ctx, listDescription),
-  ];
+  ].map((route) => ({ ...route, cached: true }));
 }

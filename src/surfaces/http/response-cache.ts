@@ -1,0 +1,93 @@
+// Answers of `cached` routes (public record reads), kept in memory as the exact bytes sent, by URL.
+// The public-data channel of kernel/coherence.ts says when they may be stale: any change to the
+// public record at any instance (ingest, the sample load, an operator's SQL) moves its generation
+// and drops every answer here, as does losing the database listener. An answer is stored only if
+// the generation did not move while it was being made. Least recently used answers make room
+// past MAX_BYTES. The guard (credential, scopes, limits) runs before the cache on every request.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CacheChannel } from '../../kernel/coherence.ts';
+
+/** Memory the answers may take, in bytes of JSON. */
+export const MAX_BYTES = 64 * 1024 * 1024;
+/** Larger answers (long list pages) are not kept; one must not push out thousands of small ones. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The public-data generation when a cached route began making its answer. */
+    cacheGeneration?: number;
+  }
+}
+
+export interface ResponseCache {
+  /** Sends the kept answer for this request's URL and returns true, or returns false. */
+  send(request: FastifyRequest, reply: FastifyReply): boolean;
+  /** Before making an answer: remembers the generation it is made from. */
+  begin(request: FastifyRequest): void;
+  /** onSend of a cached route: keeps a 200 answer made while nothing changed. */
+  keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
+  readonly size: number;
+}
+
+export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
+  const answers = new Map<string, Buffer>();
+  let bytes = 0;
+  let generation = channel.generation();
+
+  /** Whether kept answers may be used now; drops them all when the generation has moved. */
+  const current = (): boolean => {
+    const usable = channel.usable();
+    const now = channel.generation();
+    if (now !== generation) {
+      answers.clear();
+      bytes = 0;
+      generation = now;
+    }
+    return usable;
+  };
+
+  return {
+    send(request, reply) {
+      if (request.method !== 'GET' || !current()) return false;
+      const body = answers.get(request.url);
+      if (!body) return false;
+      // Most recently used goes last; eviction takes from the front.
+      answers.delete(request.url);
+      answers.set(request.url, body);
+      reply.status(200).type('application/json; charset=utf-8').send(body);
+      return true;
+    },
+    begin(request) {
+      request.cacheGeneration = channel.generation();
+    },
+    keep(request, reply, payload) {
+      if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
+      const made = request.cacheGeneration;
+      if (made === undefined || !current() || made !== generation) return;
+      const body = Buffer.from(payload);
+      if (body.length > MAX_ENTRY_BYTES || answers.has(request.url)) return;
+      while (bytes + body.length > maxBytes && answers.size > 0) {
+        const [oldest, old] = answers.entries().next().value!;
+        answers.delete(oldest);
+        bytes -= old.length;
+      }
+      answers.set(request.url, body);
+      bytes += body.length;
+    },
+    get size() {
+      return answers.size;
+    },
+  };
+}
+
+const perChannel = new WeakMap<CacheChannel, ResponseCache>();
+
+/** One cache per public-data channel (that is, per context), shared by v1 and v2. */
+export function responseCacheFor(channel: CacheChannel): ResponseCache {
+  let cache = perChannel.get(channel);
+  if (!cache) {
+    cache = createResponseCache(channel);
+    perChannel.set(channel, cache);
+  }
+  return cache;
+}
