@@ -1,9 +1,11 @@
 // Request and AI-answer limits per owner (the account, or the team for team credentials), with
-// counters shared by every instance: PostgreSQL by default, Redis when REDIS_URL is set.
+// counters shared by every instance: PostgreSQL by default, Redis when REDIS_URL is set. Data
+// requests of an owner busy on this instance are counted in blocks (blocks.ts); the rest exactly.
 import type { ModuleDeps } from '../../../context.ts';
 import type { Actor } from '../../../kernel/actor.ts';
 import type { LimitClass } from '../../../kernel/operations.ts';
 import type { LimitState } from '../../../surfaces/http/limit-headers.ts';
+import { createBlocks } from './blocks.ts';
 import { createPgStore } from './pg-store.ts';
 import { limitState, nextMidnightUtc, ownerTag, refusal, windowSlots } from './policy.ts';
 import { createRedisStore } from './redis-store.ts';
@@ -38,14 +40,15 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
   const store: CounterStore = redisUrl
     ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:')
     : createPgStore(deps.db, deps.log);
+  const blocks = createBlocks(store, deps.clock, deps.log);
 
   return {
     async consume(actor, limitClass) {
       const now = deps.clock.now();
       const slots = windowSlots(actor, limitClass, now);
       const owner = ownerTag(actor);
-      if (limitClass === 'none') return limitState(slots, await store.read(owner, slots));
-      const { refused, counts } = await store.consume(owner, slots, now);
+      if (limitClass === 'none') return limitState(slots, await blocks.read(owner, slots));
+      const { refused, counts } = await (limitClass === 'data' ? blocks.consumeData(owner, slots, now) : blocks.consumeExact(owner, slots, now));
       const state = limitState(slots, counts);
       if (refused >= 0) throw refusal(slots[refused]!.window, state, now);
       return state;
@@ -53,12 +56,15 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
     async peek(actor) {
       const now = deps.clock.now();
       const slots = windowSlots(actor, 'none', now);
-      const counts = await store.read(ownerTag(actor), slots);
+      const counts = await blocks.read(ownerTag(actor), slots);
       return {
         ...limitState(slots, counts),
         usage: { requestsToday: counts[0] ?? 0, aiAnswersToday: counts[1] ?? 0, resetsAt: nextMidnightUtc(now).toISOString() },
       };
     },
-    close: () => store.close(),
+    async close() {
+      await blocks.close();
+      await store.close();
+    },
   };
 }

@@ -1,6 +1,7 @@
 // Counters in PostgreSQL (table credential_usage_counters, migration 0040). One round trip per
-// request: the function credential_limits_consume does the conditional upserts and gives back
-// what it counted when a later window refuses, inside one statement.
+// request or block: the function credential_limits_consume (migration 0071) does the conditional
+// upserts and gives back what it counted when a later window refuses, inside one statement;
+// credential_limits_release gives back a block's unused units.
 import { type Kysely, sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WindowSlot } from './policy.ts';
@@ -31,17 +32,21 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger): CounterS
   const keys = (owner: string, slots: readonly WindowSlot[]) => slots.map((s) => `${owner}:${s.bucket}`);
 
   return {
-    async consume(owner, slots, now) {
+    async consume(owner, slots, now, amount = 1) {
       const { rows } = await sql<{ refused: number; counts: number[] }>`
         select refused, counts from credential_limits_consume(
           ${keys(owner, slots)}::text[],
           ${slots.map((s) => s.limit)}::integer[],
           ${slots.map((s) => s.counted)}::boolean[],
-          ${slots.map((s) => s.endsAt.toISOString())}::timestamptz[]
+          ${slots.map((s) => s.endsAt.toISOString())}::timestamptz[],
+          ${amount}::integer
         )`.execute(db);
       maybeSweep(now);
       const row = rows[0]!;
       return { refused: row.refused - 1, counts: row.counts };
+    },
+    async release(owner, slots, amounts) {
+      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[])`.execute(db);
     },
     async read(owner, slots) {
       const list = keys(owner, slots);

@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { ManualClock } from '../../../../src/kernel/clock.ts';
+import type { Actor } from '../../../../src/kernel/actor.ts';
+import { type Clock, ManualClock } from '../../../../src/kernel/clock.ts';
 import { createLimits } from '../../../../src/modules/credentials/limits/index.ts';
 import { actorFor, ownerId, openTestDatabase, type TestDatabase } from './helpers.ts';
+import { blocksSuite } from './blocks-suite.ts';
 import { limitsSuite } from './suite.ts';
 
 let database: TestDatabase;
@@ -16,11 +18,19 @@ after(async () => {
 });
 
 describe('limits on PostgreSQL', () => {
-  limitsSuite(() => ({
-    create: async (clock) => createLimits(database.deps(clock), { redisUrl: null }),
-    createOther: async (clock) => createLimits(await database.otherInstance(clock), { redisUrl: null }),
+  const backend = () => ({
+    create: async (clock: Clock) => createLimits(database.deps(clock), { redisUrl: null }),
+    createOther: async (clock: Clock) => createLimits(await database.otherInstance(clock), { redisUrl: null }),
     restart: () => database.restart(),
-  }));
+    async storeCount(owner: Actor['limitsOwner'], bucket: string) {
+      const { rows } = await sql<{ count: number }>`select count from credential_usage_counters where key = ${`${owner.type}:${owner.id}:${bucket}`}`.execute(
+        database.deps(new ManualClock()).db,
+      );
+      return rows[0]?.count ?? 0;
+    },
+  });
+  limitsSuite(backend);
+  blocksSuite(backend);
 
   test('counters of ended buckets are deleted now and then, current ones kept', async () => {
     const clock = new ManualClock('2025-03-10T12:00:00Z');

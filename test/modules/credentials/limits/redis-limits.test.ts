@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { ManualClock } from '../../../../src/kernel/clock.ts';
+import type { Actor } from '../../../../src/kernel/actor.ts';
+import { type Clock, ManualClock } from '../../../../src/kernel/clock.ts';
 import { createLimits } from '../../../../src/modules/credentials/limits/index.ts';
 import { actorFor, ownerId, openTestDatabase, type TestDatabase } from './helpers.ts';
+import { blocksSuite } from './blocks-suite.ts';
 import { limitsSuite } from './suite.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -27,11 +29,14 @@ after(async () => {
 
 describe('limits on Redis', () => {
   const options = { redisUrl, redisKeyPrefix: prefix };
-  limitsSuite(() => ({
-    create: async (clock) => createLimits(database.deps(clock), options),
-    createOther: async (clock) => createLimits(database.deps(clock), options),
+  const backend = () => ({
+    create: async (clock: Clock) => createLimits(database.deps(clock), options),
+    createOther: async (clock: Clock) => createLimits(database.deps(clock), options),
     restart: async () => {},
-  }));
+    storeCount: async (owner: Actor['limitsOwner'], bucket: string) => Number((await redis.get(`${prefix}{${owner.type}:${owner.id}}:${bucket}`)) ?? 0),
+  });
+  limitsSuite(backend);
+  blocksSuite(backend);
 
   test('counters are Redis keys that expire after their bucket ends', async () => {
     const clock = new ManualClock('2025-03-10T23:00:00Z');

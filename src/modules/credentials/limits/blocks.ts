@@ -1,0 +1,266 @@
+// Block reservation for busy owners. Counting every request with a store round trip caps a hot
+// route far below its own speed, so an owner sending many data requests to this instance gets
+// its units reserved in blocks (one store call), served from memory, and the unused rest given
+// back. Blocks stay small (about 100 ms of the owner's traffic, a tenth of the smallest remaining
+// allowance, at most 1000) so other instances lose little room while a block is out; owners
+// with light traffic are still counted exactly, one store call per request.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { WindowSlot } from './policy.ts';
+import type { ConsumeResult, CounterStore } from './store.ts';
+
+/** A block holds about this many seconds of the owner's requests on this instance. */
+const BLOCK_SECONDS = 0.1;
+/** ...and at most this share (1/n) of the smallest remaining allowance of its windows. */
+const BLOCK_SHARE = 10;
+const BLOCK_MAX = 1000;
+/** Unused units go back to the store once the owner has sent nothing for this long. */
+const IDLE_MS = 100;
+const SWEEP_MS = 50;
+
+interface Block {
+  /** The buckets and limits it was reserved in (see blockKey); it serves only those. */
+  key: string;
+  slots: readonly WindowSlot[];
+  /** Store counts right after the reservation, the whole block included. */
+  counts: number[];
+  size: number;
+  unused: number;
+  /** Clock time of the reservation. */
+  from: number;
+}
+
+/** An owner busy enough for blocks on this instance. */
+interface Hot {
+  block: Block | null;
+  /** The one reservation in flight: every request of the owner waits for it (single flight). */
+  reserving: Promise<boolean> | null;
+  /** Unused units on their way back to the store; counts read before it ends would include them. */
+  releasing: Promise<void> | null;
+  /** Store calls of single requests under way: a reservation waits for them, so its place in the store's order is known. */
+  inflight: Set<Promise<unknown>>;
+  /** The latest store counts seen for the buckets `knownKey` (they include unused block units). */
+  known: number[] | null;
+  knownKey: string | null;
+  knownAt: number;
+  lastSeen: number;
+}
+
+export interface Blocks {
+  /** Counts one data request: from a block when the owner is busy here, else exactly. */
+  consumeData(owner: string, slots: readonly WindowSlot[], now: Date): Promise<ConsumeResult>;
+  /** Counts one request exactly (AI answers, GET /me), counts shown without this instance's unused units. */
+  consumeExact(owner: string, slots: readonly WindowSlot[], now: Date): Promise<ConsumeResult>;
+  /** The counts as used: store counts less this instance's unused units of the same buckets. */
+  read(owner: string, slots: readonly WindowSlot[]): Promise<number[]>;
+  /** Gives every unused unit back. */
+  close(): Promise<void>;
+}
+
+const blockKey = (slots: readonly WindowSlot[]) => slots.map((s) => `${s.bucket}/${s.limit}`).join(' ');
+
+/** Requests per owner in the current and the previous second of the clock. */
+function rateMeter() {
+  let second = Number.NaN;
+  let current = new Map<string, number>();
+  let previous = new Map<string, number>();
+  return (owner: string, at: number): number => {
+    const s = Math.floor(at / 1000);
+    if (s !== second) {
+      previous = s === second + 1 ? current : new Map();
+      current = new Map();
+      second = s;
+    }
+    const n = (current.get(owner) ?? 0) + 1;
+    current.set(owner, n);
+    // The second under way is a lower bound of the rate as soon as it passes the last one.
+    return Math.max(n, previous.get(owner) ?? 0);
+  };
+}
+
+export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBaseLogger): Blocks {
+  const hots = new Map<string, Hot>();
+  const hit = rateMeter();
+  let timer: NodeJS.Timeout | null = null;
+
+  function hotFor(owner: string, at: number): Hot {
+    const hot: Hot = { block: null, reserving: null, releasing: null, inflight: new Set(), known: null, knownKey: null, knownAt: at, lastSeen: at };
+    hots.set(owner, hot);
+    timer ??= setInterval(sweep, SWEEP_MS).unref();
+    return hot;
+  }
+
+  function learn(hot: Hot, key: string, at: number, counts: readonly number[]): void {
+    if (hot.knownKey === key && hot.known) {
+      // Answers can arrive out of order; within the same buckets a higher count is the later one.
+      hot.known = hot.known.map((c, i) => Math.max(c, counts[i] ?? 0));
+    } else if (hot.knownKey === null || at >= hot.knownAt) {
+      hot.known = [...counts];
+      hot.knownKey = key;
+      hot.knownAt = at;
+    }
+  }
+
+  /**
+   * Counts as the client sees them: less this instance's unused units, in the windows where
+   * `counts` already hold the block. Counts taken before the reservation are at most
+   * counts − size; counts taken after it are higher (the store orders the calls).
+   */
+  function asUsed(counts: readonly number[], block: Block | null, key: string): number[] {
+    if (!block || block.key !== key || block.unused === 0) return [...counts];
+    const unused = block.unused;
+    return counts.map((c, i) => (block.slots[i]!.counted && c > block.counts[i]! - block.size ? Math.max(0, c - unused) : c));
+  }
+
+  /** Takes the block away from the owner and gives its unused units back to the store. */
+  function retire(owner: string, hot: Hot, block: Block): void {
+    if (hot.block === block) hot.block = null;
+    const n = block.unused;
+    block.unused = 0;
+    if (n === 0) return;
+    if (hot.knownKey === block.key && hot.known) hot.known = hot.known.map((c, i) => (block.slots[i]!.counted ? c - n : c));
+    const before = hot.releasing;
+    const amounts = block.slots.map((s) => (s.counted ? n : 0));
+    const releasing: Promise<void> = (async () => {
+      await before;
+      await store.release(owner, block.slots, amounts);
+    })()
+      .catch((err: unknown) => log.warn({ err, owner, units: n }, 'giving back unused limit units failed; they stay counted until their bucket ends'))
+      .finally(() => {
+        if (hot.releasing === releasing) hot.releasing = null;
+      });
+    hot.releasing = releasing;
+  }
+
+  async function exact(hot: Hot, owner: string, slots: readonly WindowSlot[], now: Date, key: string): Promise<ConsumeResult> {
+    if (hot.releasing) await hot.releasing;
+    // A reservation already under way may come before this call in the store; its units are then in
+    // these counts, so its block must be known here before the counts are shown less its unused units.
+    const reservation = hot.reserving;
+    const call = store.consume(owner, slots, now);
+    hot.inflight.add(call);
+    const result = await call.finally(() => hot.inflight.delete(call));
+    if (reservation) await reservation.catch(() => false);
+    learn(hot, key, now.getTime(), result.counts);
+    return { refused: result.refused, counts: asUsed(result.counts, hot.block, key) };
+  }
+
+  function reserve(hot: Hot, owner: string, slots: readonly WindowSlot[], now: Date, key: string, rate: number): Promise<boolean> {
+    const reserving: Promise<boolean> = (async () => {
+      // Single requests already sent land first, so none of their counts can hold this block unseen.
+      await Promise.allSettled([...hot.inflight]);
+      if (hot.releasing) await hot.releasing;
+      // Sized on the counts just learned: still worth a block?
+      const size = blockSize(hot, key, slots, rate);
+      if (size < 2) return false;
+      const result = await store.consume(owner, slots, now, size);
+      learn(hot, key, now.getTime(), result.counts);
+      if (result.refused >= 0) return false;
+      if (hot.block) retire(owner, hot, hot.block);
+      hot.block = { key, slots, counts: result.counts, size, unused: size, from: now.getTime() };
+      return true;
+    })().finally(() => {
+      hot.reserving = null;
+    });
+    hot.reserving = reserving;
+    return reserving;
+  }
+
+  /** Reserves a block when one is worth it; false when the request should be counted on its own. */
+  async function reserveFor(hot: Hot, owner: string, slots: readonly WindowSlot[], now: Date, key: string, rate: number): Promise<boolean> {
+    return blockSize(hot, key, slots, rate) >= 2 && reserve(hot, owner, slots, now, key, rate);
+  }
+
+  function blockSize(hot: Hot, key: string, slots: readonly WindowSlot[], rate: number): number {
+    // Counts not seen yet for these buckets (first request, a new minute): one exact request learns them.
+    if (hot.knownKey !== key || !hot.known) return 0;
+    let room = Number.POSITIVE_INFINITY;
+    for (const [i, s] of slots.entries()) if (s.counted) room = Math.min(room, s.limit - hot.known[i]!);
+    return Math.min(Math.floor(rate * BLOCK_SECONDS), Math.floor(room / BLOCK_SHARE), BLOCK_MAX);
+  }
+
+  function take(hot: Hot, block: Block, key: string): ConsumeResult {
+    block.unused -= 1;
+    return { refused: -1, counts: asUsed(hot.knownKey === key && hot.known ? hot.known : block.counts, block, key) };
+  }
+
+  function sweep(): void {
+    const at = clock.now().getTime();
+    for (const [owner, hot] of hots) {
+      if (hot.reserving || at - hot.lastSeen < IDLE_MS) continue;
+      if (hot.block) retire(owner, hot, hot.block);
+      else if (!hot.releasing) hots.delete(owner);
+    }
+    if (hots.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+  }
+
+  return {
+    async consumeData(owner, slots, now) {
+      const at = now.getTime();
+      const rate = hit(owner, at);
+      let hot = hots.get(owner);
+      if (!hot) {
+        if (Math.floor(rate * BLOCK_SECONDS) < 2) return store.consume(owner, slots, now);
+        hot = hotFor(owner, at);
+      }
+      hot.lastSeen = Math.max(hot.lastSeen, at);
+      const key = blockKey(slots);
+      // Loops only while reservations are granted (each one brings units); after a refusal the
+      // request is counted on its own, so contention never makes it spin.
+      for (;;) {
+        let block = hot.block;
+        if (block && block.key !== key) {
+          // A block of other buckets: an older one is given back; a request older than it counts exactly in its own buckets.
+          if (block.from > at) return exact(hot, owner, slots, now, key);
+          retire(owner, hot, block);
+          block = null;
+        }
+        if (block && block.unused > 0) return take(hot, block, key);
+        const granted = hot.reserving ? await hot.reserving : await reserveFor(hot, owner, slots, now, key, rate);
+        if (!granted) break;
+      }
+      // Light enough, near a limit, or the block was refused: this request alone, exactly.
+      const result = await exact(hot, owner, slots, now, key);
+      if (result.refused >= 0) {
+        // Refused while a block was being reserved: its units, if granted, may serve this request.
+        if (hot.reserving) await hot.reserving.catch(() => false);
+        const block = hot.block;
+        if (block && block.key === key && block.unused > 0) return take(hot, block, key);
+      }
+      return result;
+    },
+
+    async consumeExact(owner, slots, now) {
+      const hot = hots.get(owner);
+      if (!hot) return store.consume(owner, slots, now);
+      const key = blockKey(slots);
+      const result = await exact(hot, owner, slots, now, key);
+      const block = hot.block;
+      // Refused for room this instance holds unused: give it back and try once more, so one instance stays exact.
+      if (result.refused >= 0 && block?.key === key && block.unused > 0 && block.slots[result.refused]!.counted) {
+        retire(owner, hot, block);
+        return exact(hot, owner, slots, now, key);
+      }
+      return result;
+    },
+
+    async read(owner, slots) {
+      const hot = hots.get(owner);
+      if (!hot) return store.read(owner, slots);
+      if (hot.releasing) await hot.releasing;
+      return asUsed(await store.read(owner, slots), hot.block, blockKey(slots));
+    },
+
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await Promise.allSettled([...hots.values()].map((h) => h.reserving));
+      for (const [owner, hot] of hots) if (hot.block) retire(owner, hot, hot.block);
+      await Promise.all([...hots.values()].map((h) => h.releasing));
+      hots.clear();
+    },
+  };
+}
