@@ -1,7 +1,7 @@
 // Credential values: prefixed random strings, stored only as SHA-256 (decisions.md, "Credentials").
 // A hash, not a slow KDF: the values carry 190 bits of randomness, so there is nothing to guess,
 // and the check runs on every request.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -17,7 +17,8 @@ export function randomBase62(length: number): string {
 }
 
 export function hashCredential(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  // The one-shot form: no Hash object per request.
+  return hash('sha256', value, 'buffer');
 }
 
 export const API_KEY_PREFIX = 'ctk_';

@@ -20,8 +20,11 @@ import { API_KEY_PREFIX, hashCredential } from './token.ts';
 
 export interface VerifyInput {
   token: string;
-  /** The caller's address (already normalised: IPv4-mapped IPv6 reads as IPv4). */
-  ip: string;
+  /**
+   * The caller's address (already normalised: IPv4-mapped IPv6 reads as IPv4), or how to work it
+   * out: it is needed only for keys limited to some addresses.
+   */
+  ip: string | (() => string);
   surface: Surface;
 }
 
@@ -48,27 +51,76 @@ export function liveScopes(row: Pick<keys.VerifyRow, 'kind' | 'scopes' | 'team_i
 /** Keys kept in memory at most; past it the oldest entry makes room. */
 const MAX_CACHED_KEYS = 10_000;
 
+/** A key's row and the Actor it makes (both depend only on the row, so they are kept together). */
+interface Known {
+  row: keys.VerifyRow;
+  actor: Actor;
+  /** expires_at in ms (Infinity: never), checked against the clock on every request. */
+  expiresAt: number;
+}
+
+/** The Actor a key's row makes; the per-request checks (revoked, expiry, addresses) are verify's. */
+function actorOf(row: keys.VerifyRow): Actor {
+  const team =
+    row.team_id !== null && row.role !== null && row.team_name !== null
+      ? { id: row.team_id, name: row.team_name, role: row.role, features: (row.features ?? []) as Feature[] }
+      : null;
+  const overrides = team
+    ? { requestsPerDay: row.t_per_day, requestsPerMinute: row.t_per_minute, aiAnswersPerDay: row.t_ai_per_day }
+    : { requestsPerDay: row.a_per_day, requestsPerMinute: row.a_per_minute, aiAnswersPerDay: row.a_ai_per_day };
+  return {
+    account: { id: row.account_id, email: row.email, name: row.account_name },
+    team,
+    credential: {
+      id: row.id,
+      type: 'api_key',
+      name: row.name,
+      kind: row.kind,
+      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+      grantedScopes: grantedScopes(row),
+    },
+    scopes: liveScopes(row),
+    limitsOwner: team ? { type: 'team', id: team.id } : { type: 'account', id: row.account_id },
+    limits: effectiveLimits(team ? 'team' : 'account', overrides),
+  };
+}
+
+/** Frozen all through: one Actor serves every request of the key until the row changes. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function know(row: keys.VerifyRow): Known {
+  return { row, actor: frozen(actorOf(row)), expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Number.POSITIVE_INFINITY };
+}
+
 /** The lookup of a presented key's hash, answered from memory while the power channel allows. */
 function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
-  const rows = new Map<string, keys.VerifyRow>();
+  const known = new Map<string, Known>();
   let generation = power.generation();
-  return async function lookup(hash: Buffer): Promise<keys.VerifyRow | undefined> {
+  return async function lookup(hash: Buffer): Promise<Known | undefined> {
     const usable = power.usable();
     const before = power.generation();
     if (before !== generation) {
-      rows.clear();
+      known.clear();
       generation = before;
     }
     const id = hash.toString('base64');
-    const hit = usable ? rows.get(id) : undefined;
+    const hit = usable ? known.get(id) : undefined;
     if (hit) return hit;
     const row = await keys.findForVerify(db, hash);
+    if (!row) return undefined;
+    const found = know(row);
     // Kept only if nothing changed while it was read: a row read across a change may predate it.
-    if (row && usable && power.usable() && power.generation() === before) {
-      if (rows.size >= MAX_CACHED_KEYS) rows.delete(rows.keys().next().value!);
-      rows.set(id, row);
+    if (usable && power.usable() && power.generation() === before) {
+      if (known.size >= MAX_CACHED_KEYS) known.delete(known.keys().next().value!);
+      known.set(id, found);
     }
-    return row;
+    return found;
   };
 }
 
@@ -78,44 +130,28 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
   return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
     const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message);
     if (!token.startsWith(API_KEY_PREFIX) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
-    const row = await lookup(hashCredential(token));
-    if (!row) throw denied('The credential is not valid.');
+    const found = await lookup(hashCredential(token));
+    if (!found) throw denied('The credential is not valid.');
+    const { row } = found;
     if (row.revoked_at) throw denied('This API key has been revoked.');
-    const now = clock.now();
-    if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) throw denied('This API key has expired.');
+    const now = clock.now().getTime();
+    if (found.expiresAt <= now) throw denied('This API key has expired.');
     // A team key whose creator is no longer a member: removal revokes such keys in the same
     // transaction, so this only guards against a team row deleted under us.
-    if (row.team_id !== null && (row.role === null || row.team_name === null)) throw denied('This API key has been revoked.');
-    if (row.allowed_ips.length > 0 && !isInRanges(ip, row.allowed_ips)) {
-      throw new AppError('ip_not_allowed', `This API key may be used only from its allowed addresses; ${ip || 'this address'} is not one of them.`);
+    if (row.team_id !== null && found.actor.team === null) throw denied('This API key has been revoked.');
+    if (row.allowed_ips.length > 0) {
+      // The address is worked out only for keys that are limited to some.
+      const address = typeof ip === 'function' ? ip() : ip;
+      if (!isInRanges(address, row.allowed_ips)) {
+        throw new AppError('ip_not_allowed', `This API key may be used only from its allowed addresses; ${address || 'this address'} is not one of them.`);
+      }
     }
-    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > 60_000) {
-      await keys.touchLastUsed(db, row.id, now);
-      // The cached row (if any) learns it too, or every later request would touch again.
-      row.last_used_at = now;
+    if (!row.last_used_at || now - new Date(row.last_used_at).getTime() > 60_000) {
+      const at = new Date(now);
+      await keys.touchLastUsed(db, row.id, at);
+      // The kept row (if any) learns it too, or every later request would touch again.
+      row.last_used_at = at;
     }
-
-    const team =
-      row.team_id !== null
-        ? { id: row.team_id, name: row.team_name!, role: row.role!, features: (row.features ?? []) as Feature[] }
-        : null;
-    const overrides = team
-      ? { requestsPerDay: row.t_per_day, requestsPerMinute: row.t_per_minute, aiAnswersPerDay: row.t_ai_per_day }
-      : { requestsPerDay: row.a_per_day, requestsPerMinute: row.a_per_minute, aiAnswersPerDay: row.a_ai_per_day };
-    return {
-      account: { id: row.account_id, email: row.email, name: row.account_name },
-      team,
-      credential: {
-        id: row.id,
-        type: 'api_key',
-        name: row.name,
-        kind: row.kind,
-        expiresAt: row.expires_at ? new Date(row.expires_at) : null,
-        grantedScopes: grantedScopes(row),
-      },
-      scopes: liveScopes(row),
-      limitsOwner: team ? { type: 'team', id: team.id } : { type: 'account', id: row.account_id },
-      limits: effectiveLimits(team ? 'team' : 'account', overrides),
-    };
+    return found.actor;
   };
 }

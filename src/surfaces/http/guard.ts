@@ -89,7 +89,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, opt
   const token = presentedCredential(request, options.allowApiKeyHeader);
   if (token === '') throw unauthorized(ctx, options.surface, 'The Authorization header must be "Bearer <key>".');
   if (token !== null) {
-    return ctx.services.credentials.verify({ token, ip: clientIp(request, ctx.config.trustProxy), surface: options.surface });
+    return ctx.services.credentials.verify({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface });
   }
   const session = options.sessions ? await options.sessions.actor(request) : null;
   if (session) {

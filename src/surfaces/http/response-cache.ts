@@ -1,4 +1,4 @@
-// Answers of `cached` routes (public record reads), kept in memory as the exact bytes sent, by URL.
+// Answers of `cached` routes (public record reads), kept in memory as the exact JSON sent, by URL.
 // The public-data channel of kernel/coherence.ts says when they may be stale: any change to the
 // public record at any instance (ingest, the sample load, an operator's SQL) moves its generation
 // and drops every answer here, as does losing the database listener. An answer is stored only if
@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CacheChannel } from '../../kernel/coherence.ts';
 
-/** Memory the answers may take, in bytes of JSON. */
+/** Memory the answers may take, in characters of JSON (about bytes: the record is mostly ASCII). */
 export const MAX_BYTES = 64 * 1024 * 1024;
 /** Larger answers (long list pages) are not kept; one must not push out thousands of small ones. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
@@ -30,7 +30,7 @@ export interface ResponseCache {
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
-  const answers = new Map<string, Buffer>();
+  const answers = new Map<string, string>();
   let bytes = 0;
   let generation = channel.generation();
 
@@ -64,7 +64,8 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
       const made = request.cacheGeneration;
       if (made === undefined || !current() || made !== generation) return;
-      const body = Buffer.from(payload);
+      // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
+      const body = payload;
       if (body.length > MAX_ENTRY_BYTES || answers.has(request.url)) return;
       while (bytes + body.length > maxBytes && answers.size > 0) {
         const [oldest, old] = answers.entries().next().value!;

@@ -57,7 +57,16 @@ export interface Blocks {
   close(): Promise<void>;
 }
 
-const blockKey = (slots: readonly WindowSlot[]) => slots.map((s) => `${s.bucket}/${s.limit}`).join(' ');
+const blockKeys = new WeakMap<readonly WindowSlot[], string>();
+/** The buckets and limits of a set of slots (kept per slots array: policy.ts reuses one for a second). */
+function blockKey(slots: readonly WindowSlot[]): string {
+  let key = blockKeys.get(slots);
+  if (key === undefined) {
+    key = slots.map((s) => `${s.bucket}/${s.limit}`).join(' ');
+    blockKeys.set(slots, key);
+  }
+  return key;
+}
 
 /** Requests per owner in the current and the previous second of the clock. */
 function rateMeter() {

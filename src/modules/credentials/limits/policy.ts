@@ -47,9 +47,27 @@ export function nextMidnightUtc(now: Date): Date {
 /**
  * The three windows at `now`, in `windowOrder`. Daily buckets are UTC dates; minute buckets are
  * fixed 60-second buckets of the epoch (not sliding): one counter per minute keeps the check to
- * one row, and the reset a client sees is exact.
+ * one row, and the reset a client sees is exact. Within one whole second of the clock every
+ * figure here is the same (buckets and resets end on whole seconds), so the slots of an actor
+ * (the same object for every request of a key) are kept for the second.
  */
-export function windowSlots(actor: Actor, limitClass: LimitClass, now: Date): WindowSlot[] {
+export function windowSlots(actor: Actor, limitClass: LimitClass, now: Date): readonly WindowSlot[] {
+  const second = Math.floor(now.getTime() / 1000);
+  const kept = slotsOfSecond.get(actor)?.[limitClass];
+  if (kept && kept.second === second) return kept.slots;
+  const slots = computeSlots(actor, limitClass, now);
+  let perClass = slotsOfSecond.get(actor);
+  if (!perClass) {
+    perClass = {};
+    slotsOfSecond.set(actor, perClass);
+  }
+  perClass[limitClass] = { second, slots };
+  return slots;
+}
+
+const slotsOfSecond = new WeakMap<Actor, Partial<Record<LimitClass, { second: number; slots: readonly WindowSlot[] }>>>();
+
+function computeSlots(actor: Actor, limitClass: LimitClass, now: Date): readonly WindowSlot[] {
   const day = utcDate(now);
   const midnight = nextMidnightUtc(now);
   const toMidnight = secondsToMidnightUtc(now);
@@ -58,14 +76,18 @@ export function windowSlots(actor: Actor, limitClass: LimitClass, now: Date): Wi
   const toMinuteEnd = Math.max(1, Math.ceil((minuteEnd.getTime() - now.getTime()) / 1000));
   const counts = counted[limitClass];
   const limits = { day: actor.limits.requestsPerDay, ai: actor.limits.aiAnswersPerDay, minute: actor.limits.requestsPerMinute };
-  return windowOrder.map((window) => ({
-    window,
-    bucket: window === 'minute' ? `minute:${minute}` : `${window}:${day}`,
-    limit: limits[window],
-    counted: counts.includes(window),
-    endsAt: window === 'minute' ? minuteEnd : midnight,
-    reset: window === 'minute' ? toMinuteEnd : toMidnight,
-  }));
+  return Object.freeze(
+    windowOrder.map((window) =>
+      Object.freeze({
+        window,
+        bucket: window === 'minute' ? `minute:${minute}` : `${window}:${day}`,
+        limit: limits[window],
+        counted: counts.includes(window),
+        endsAt: window === 'minute' ? minuteEnd : midnight,
+        reset: window === 'minute' ? toMinuteEnd : toMidnight,
+      }),
+    ),
+  );
 }
 
 /** Header state from the counts (in `windowOrder`) a store returned. */
