@@ -61,8 +61,39 @@ export const RANKED_CANDIDATES = 500;
 // Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321, CL2023-0003511.
 export const recordNumberPattern = /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/;
 
-export function matterListQuery(db: Db, f: MatterFilters, sort: string) {
-  let qb: any = db.selectFrom('matters as m').select([...matterColumns]);
+/**
+ * Ranking first looks among the newest matters only: if they hold RANKED_CANDIDATES matches,
+ * those are exactly the most recent matches overall (any other match is older than all of them),
+ * found by walking the date index instead of fetching every match of a common term. Otherwise
+ * the query falls back to every match, which is then cheap because there are few.
+ */
+export const RECENT_WINDOW = 10_000;
+
+const byRecency = sql`m.introduction_date desc nulls last, m.id`;
+
+export function matterListQuery(db: Db, f: MatterFilters, sort: string, recentWindow = RECENT_WINDOW) {
+  if (sort !== 'relevance') return filteredMatters(db, db.selectFrom('matters as m'), f);
+  const near = filteredMatters(db, db.selectFrom(db.selectFrom('matters as m').selectAll('m').orderBy(byRecency).limit(recentWindow).as('m')), f)
+    .orderBy(byRecency)
+    .limit(RANKED_CANDIDATES);
+  // Few matches among the newest rows means a sparse term: fetching its matches through the text
+  // index beats walking the date index further, so the order is given on an expression (`+ 0`,
+  // same order) that the date index cannot serve, and the planner cannot choose that walk.
+  const all = filteredMatters(db, db.selectFrom('matters as m'), f)
+    .orderBy(sql`m.introduction_date + 0 desc nulls last, m.id`)
+    .limit(RANKED_CANDIDATES);
+  // Exactly one branch answers; the second runs only when the first fell short (its condition is
+  // a one-time filter, so PostgreSQL never starts it otherwise).
+  const candidates = sql`(with near as (${near}), enough as (select count(*) >= ${RANKED_CANDIDATES} as yes from near)
+    select * from near where (select yes from enough)
+    union all
+    select * from (${all}) a where not (select yes from enough))`;
+  return db.selectFrom(candidates.as('m')).selectAll('m');
+}
+
+/** The filters of the matter list, over `from` (the matters table, or its newest rows). */
+function filteredMatters(db: Db, from: any, f: MatterFilters) {
+  let qb: any = from.select([...matterColumns]);
   if (f.q !== undefined) {
     const q = f.q.trim();
     // A record number typed exactly is found through its own index and ranked first.
@@ -79,10 +110,7 @@ export function matterListQuery(db: Db, f: MatterFilters, sort: string) {
   }
   if (f.introducedFrom !== undefined) qb = qb.where('m.introduction_date', '>=', f.introducedFrom);
   if (f.introducedTo !== undefined) qb = qb.where('m.introduction_date', '<=', f.introducedTo);
-  qb = updatedSince(qb, 'm.updated_at', f.updatedSince);
-  if (sort !== 'relevance') return qb;
-  const candidates = qb.orderBy(sql`m.introduction_date desc nulls last, m.id`).limit(RANKED_CANDIDATES);
-  return db.selectFrom(candidates.as('m')).selectAll('m');
+  return updatedSince(qb, 'm.updated_at', f.updatedSince);
 }
 
 /** The distinct values of an open vocabulary column, by a loose index scan (cheap on big tables). */
