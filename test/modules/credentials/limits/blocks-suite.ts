@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor } from '../../../../src/kernel/actor.ts';
-import { type Clock, ManualClock } from '../../../../src/kernel/clock.ts';
+import { ManualClock } from '../../../../src/kernel/clock.ts';
 import type { AppError } from '../../../../src/kernel/errors.ts';
 import type { Limits } from '../../../../src/modules/credentials/limits/index.ts';
 import type { LimitClass } from '../../../../src/kernel/operations.ts';
 import type { LimitState } from '../../../../src/surfaces/http/limit-headers.ts';
 import { actorFor, ownerId } from './helpers.ts';
-import type { Backend } from './suite.ts';
+import { type Backend, twoInstances } from './suite.ts';
 
 export interface BlocksBackend extends Backend {
   /** The store's own count of a bucket (`day:2025-03-10`), block units not yet used included. */
@@ -185,22 +185,11 @@ export function blocksSuite(backend: () => BlocksBackend): void {
     assert.equal(await backend().storeCount(a.limitsOwner, 'day:2025-03-11'), newDay);
   });
 
-  async function twoInstances(clock: Clock, fn: (one: Limits, two: Limits) => Promise<void>): Promise<void> {
-    const one = await backend().create(clock);
-    const two = await backend().createOther(clock);
-    try {
-      await fn(one, two);
-    } finally {
-      await one.close();
-      await two.close();
-    }
-  }
-
   test('blocks, two instances under busy traffic: never more than the limit in total; once idle, the store holds what was served', async () => {
     const clock = new ManualClock('2025-03-10T12:00:10Z');
     const limit = 1000;
     const a = busyAccount({ requestsPerDay: limit });
-    await twoInstances(clock, async (one, two) => {
+    await twoInstances(backend(), clock, async (one, two) => {
       let served = 0;
       for (let w = 0; w < 60; w++) {
         const { served: ok, refused } = await wave([one, two], a);
@@ -218,7 +207,7 @@ export function blocksSuite(backend: () => BlocksBackend): void {
   });
 
   test('blocks, two instances under light traffic: counted exactly per request, both see the same usage at once', async () => {
-    await twoInstances(new ManualClock('2025-03-10T12:00:10Z'), async (one, two) => {
+    await twoInstances(backend(), new ManualClock('2025-03-10T12:00:10Z'), async (one, two) => {
       const a = busyAccount({ requestsPerDay: 100 });
       for (let n = 1; n <= 6; n++) {
         const s = await (n % 2 ? one : two).consume(a, 'data');

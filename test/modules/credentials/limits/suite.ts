@@ -34,6 +34,18 @@ export async function refused(p: Promise<unknown>, code: string): Promise<AppErr
 
 const account = (limits: Parameters<typeof actorFor>[1] = {}): Actor => actorFor({ type: 'account', id: ownerId('acc') }, limits);
 
+/** Two Limits instances of one backend on one store, both closed afterwards. */
+export async function twoInstances(backend: Backend, clock: Clock, fn: (one: Limits, two: Limits) => Promise<void>): Promise<void> {
+  const one = await backend.create(clock);
+  const two = await backend.createOther(clock);
+  try {
+    await fn(one, two);
+  } finally {
+    await one.close();
+    await two.close();
+  }
+}
+
 export function limitsSuite(backend: () => Backend): void {
   async function using<T>(clock: Clock, fn: (limits: Limits) => Promise<T>): Promise<T> {
     const limits = await backend().create(clock);
@@ -182,19 +194,8 @@ export function limitsSuite(backend: () => Backend): void {
     });
   });
 
-  async function twoInstances(clock: Clock, fn: (one: Limits, two: Limits) => Promise<void>): Promise<void> {
-    const one = await backend().create(clock);
-    const two = await backend().createOther(clock);
-    try {
-      await fn(one, two);
-    } finally {
-      await one.close();
-      await two.close();
-    }
-  }
-
   test('two instances on one store: concurrent requests from both, exactly the daily limit succeed', async () => {
-    await twoInstances(new ManualClock('2025-03-10T12:00:00Z'), async (one, two) => {
+    await twoInstances(backend(), new ManualClock('2025-03-10T12:00:00Z'), async (one, two) => {
       // AI refusals come while the day still has room: what they counted in the day must be given back.
       const a = account({ requestsPerDay: 12, requestsPerMinute: 100, aiAnswersPerDay: 2 });
       const calls = Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).consume(a, i % 3 ? 'data' : 'ai'));
@@ -211,7 +212,7 @@ export function limitsSuite(backend: () => Backend): void {
   });
 
   test('two instances on one store: concurrent requests from both, exactly the minute limit succeed', async () => {
-    await twoInstances(new ManualClock('2025-03-10T12:00:00Z'), async (one, two) => {
+    await twoInstances(backend(), new ManualClock('2025-03-10T12:00:00Z'), async (one, two) => {
       const a = account({ requestsPerDay: 100, requestsPerMinute: 5 });
       const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).consume(a, 'data')));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 5);
