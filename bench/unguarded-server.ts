@@ -30,10 +30,7 @@ for (const [prefix, cached] of [['/api/v1', true], ['/db/api/v1', false]] as con
         schema: { ...(def.params ? { params: def.params } : {}), response: { 200: def.response } },
         schemaErrorFormatter: schemaErrorFormatter as never,
         // The same in-memory answers as the service's cached routes (src/surfaces/http/register.ts).
-        onSend: async (request, reply, payload) => {
-          if (cached) answers.keep(request, reply, payload);
-          return payload;
-        },
+        ...(cached ? { onSend: answers.onSend } : {}),
         handler: async (request, reply) => {
           if (cached) {
             if (answers.send(request, reply)) return reply;

@@ -23,18 +23,11 @@ create table cache_peers (
 
 create sequence cache_barrier_seq;
 
-create function notify_power_changed() returns trigger
+-- The channel is the trigger's argument.
+create function notify_cache_channel() returns trigger
 language plpgsql as $$
 begin
-  perform pg_notify('council_power', '');
-  return null;
-end
-$$;
-
-create function notify_public_data_changed() returns trigger
-language plpgsql as $$
-begin
-  perform pg_notify('council_public_data', '');
+  perform pg_notify(tg_argv[0], '');
   return null;
 end
 $$;
@@ -42,13 +35,13 @@ $$;
 -- last_used_at (touched at most once a minute per key) changes nothing a key may do.
 create trigger api_keys_power_changed
   after update of account_id, team_id, name, kind, hash, scopes, allowed_ips, expires_at, revoked_at or delete
-  on api_keys for each statement execute function notify_power_changed();
+  on api_keys for each statement execute function notify_cache_channel('council_power');
 create trigger accounts_power_changed
-  after update or delete on accounts for each statement execute function notify_power_changed();
+  after update or delete on accounts for each statement execute function notify_cache_channel('council_power');
 create trigger teams_power_changed
-  after update or delete on teams for each statement execute function notify_power_changed();
+  after update or delete on teams for each statement execute function notify_cache_channel('council_power');
 create trigger memberships_power_changed
-  after insert or update or delete on memberships for each statement execute function notify_power_changed();
+  after insert or update or delete on memberships for each statement execute function notify_cache_channel('council_power');
 
 do $$
 declare
@@ -62,7 +55,7 @@ begin
     'lobbying_compensation', 'lobbying_expenditures', 'lobbying_contributions', 'lobbying_activity'
   ] loop
     execute format(
-      'create trigger %I after insert or update or delete or truncate on %I for each statement execute function notify_public_data_changed()',
+      'create trigger %I after insert or update or delete or truncate on %I for each statement execute function notify_cache_channel(''council_public_data'')',
       t || '_public_data_changed', t);
   end loop;
 end

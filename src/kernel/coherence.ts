@@ -34,6 +34,50 @@ export interface Coherence {
   close(): Promise<void>;
 }
 
+/**
+ * A map kept coherent by a channel: emptied whenever the channel's generation moves, read only
+ * while the channel is usable, and written only with a value read while nothing changed (take
+ * `mark()` before reading it from the database). Eviction is the owner's, through `entries`.
+ */
+export class CoherentMap<V> {
+  readonly entries = new Map<string, V>();
+  readonly #channel: CacheChannel;
+  readonly #onClear: () => void;
+  #generation: number;
+
+  constructor(channel: CacheChannel, onClear: () => void = () => {}) {
+    this.#channel = channel;
+    this.#onClear = onClear;
+    this.#generation = channel.generation();
+  }
+
+  /** Empties the map if the generation moved; says whether the channel may be used now. */
+  #fresh(): boolean {
+    const usable = this.#channel.usable();
+    const now = this.#channel.generation();
+    if (now !== this.#generation) {
+      this.entries.clear();
+      this.#onClear();
+      this.#generation = now;
+    }
+    return usable;
+  }
+
+  get(key: string): V | undefined {
+    return this.#fresh() ? this.entries.get(key) : undefined;
+  }
+
+  /** The generation before a read; set() keeps what was read only if it has not moved since. */
+  mark(): number {
+    return this.#channel.generation();
+  }
+
+  /** Whether a value read since `mark` may be kept now. */
+  mayKeep(mark: number): boolean {
+    return this.#fresh() && mark === this.#generation;
+  }
+}
+
 /** A channel no instance listens on: nothing is ever cached. */
 const uncached: CacheChannel = { generation: () => 0, usable: () => false };
 

@@ -9,7 +9,7 @@
 // is always the row as it is now. Expiry and the allowed addresses are checked on every request.
 import type { ModuleDeps } from '../../context.ts';
 import type { Actor, Feature } from '../../kernel/actor.ts';
-import type { CacheChannel } from '../../kernel/coherence.ts';
+import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
 import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
@@ -100,25 +100,19 @@ function know(row: keys.VerifyRow): Known {
 
 /** The lookup of a presented key's hash, answered from memory while the power channel allows. */
 function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
-  const known = new Map<string, Known>();
-  let generation = power.generation();
+  const known = new CoherentMap<Known>(power);
   return async function lookup(hash: Buffer): Promise<Known | undefined> {
-    const usable = power.usable();
-    const before = power.generation();
-    if (before !== generation) {
-      known.clear();
-      generation = before;
-    }
     const id = hash.toString('base64');
-    const hit = usable ? known.get(id) : undefined;
+    const hit = known.get(id);
     if (hit) return hit;
+    const mark = known.mark();
     const row = await keys.findForVerify(db, hash);
     if (!row) return undefined;
     const found = know(row);
     // Kept only if nothing changed while it was read: a row read across a change may predate it.
-    if (usable && power.usable() && power.generation() === before) {
-      if (known.size >= MAX_CACHED_KEYS) known.delete(known.keys().next().value!);
-      known.set(id, found);
+    if (known.mayKeep(mark)) {
+      if (known.entries.size >= MAX_CACHED_KEYS) known.entries.delete(known.entries.keys().next().value!);
+      known.entries.set(id, found);
     }
     return found;
   };

@@ -2,7 +2,7 @@
 // unauthenticated caller learns nothing about the route's inputs), then the handler. Write routes
 // also get Idempotency-Key handling (./idempotency.ts); `cached` reads answer from memory when
 // they can (./response-cache.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type GuardOptions, guard } from './guard.ts';
 import { claimIdempotencyKey, sendReplay, storeIdempotentAnswer } from './idempotency.ts';
@@ -33,14 +33,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
             onSend: storeIdempotentAnswer(ctx),
           }
         : { preValidation: guard(ctx, def.operation, options) }),
-      ...(cached
-        ? {
-            onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-              answers.keep(request, reply, payload);
-              return payload;
-            },
-          }
-        : {}),
+      ...(cached ? { onSend: answers.onSend } : {}),
       handler: async (request, reply) => {
         if (cached) {
           if (answers.send(request, reply)) return reply;

@@ -5,7 +5,7 @@
 // the generation did not move while it was being made. Least recently used answers make room
 // past MAX_BYTES. The guard (credential, scopes, limits) runs before the cache on every request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CacheChannel } from '../../kernel/coherence.ts';
+import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 
 /** Memory the answers may take, in characters of JSON (about bytes: the record is mostly ASCII). */
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -24,59 +24,49 @@ export interface ResponseCache {
   send(request: FastifyRequest, reply: FastifyReply): boolean;
   /** Before making an answer: remembers the generation it is made from. */
   begin(request: FastifyRequest): void;
-  /** onSend of a cached route: keeps a 200 answer made while nothing changed. */
-  keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
-  readonly size: number;
+  /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
-  const answers = new Map<string, string>();
   let bytes = 0;
-  let generation = channel.generation();
+  const answers = new CoherentMap<string>(channel, () => {
+    bytes = 0;
+  });
 
-  /** Whether kept answers may be used now; drops them all when the generation has moved. */
-  const current = (): boolean => {
-    const usable = channel.usable();
-    const now = channel.generation();
-    if (now !== generation) {
-      answers.clear();
-      bytes = 0;
-      generation = now;
+  function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
+    const made = request.cacheGeneration;
+    if (made === undefined || !answers.mayKeep(made)) return;
+    // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
+    const kept = answers.entries;
+    if (payload.length > MAX_ENTRY_BYTES || kept.has(request.url)) return;
+    while (bytes + payload.length > maxBytes && kept.size > 0) {
+      const [oldest, old] = kept.entries().next().value!;
+      kept.delete(oldest);
+      bytes -= old.length;
     }
-    return usable;
-  };
+    kept.set(request.url, payload);
+    bytes += payload.length;
+  }
 
   return {
     send(request, reply) {
-      if (request.method !== 'GET' || !current()) return false;
+      if (request.method !== 'GET') return false;
       const body = answers.get(request.url);
       if (!body) return false;
       // Most recently used goes last; eviction takes from the front.
-      answers.delete(request.url);
-      answers.set(request.url, body);
+      answers.entries.delete(request.url);
+      answers.entries.set(request.url, body);
       reply.status(200).type('application/json; charset=utf-8').send(body);
       return true;
     },
     begin(request) {
-      request.cacheGeneration = channel.generation();
+      request.cacheGeneration = answers.mark();
     },
-    keep(request, reply, payload) {
-      if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
-      const made = request.cacheGeneration;
-      if (made === undefined || !current() || made !== generation) return;
-      // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
-      const body = payload;
-      if (body.length > MAX_ENTRY_BYTES || answers.has(request.url)) return;
-      while (bytes + body.length > maxBytes && answers.size > 0) {
-        const [oldest, old] = answers.entries().next().value!;
-        answers.delete(oldest);
-        bytes -= old.length;
-      }
-      answers.set(request.url, body);
-      bytes += body.length;
-    },
-    get size() {
-      return answers.size;
+    async onSend(request, reply, payload) {
+      keep(request, reply, payload);
+      return payload;
     },
   };
 }
