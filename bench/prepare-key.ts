@@ -1,7 +1,7 @@
 // The benchmark's caller, made through the service's own modules as an operator would: one
 // account (reused between runs) with limits raised far above what a run sends, so the run
 // measures counting without being refused by it, and a fresh public.read key that expires in a day.
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
 import { operator } from '../src/modules/accounts/index.ts';
 

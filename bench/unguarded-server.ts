@@ -3,7 +3,7 @@
 // and Fastify options as the service, with no credential check and no counting. The difference
 // between this and the real route is what authentication and limits cost.
 import { createFastify } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
 import { renderV1, useRenderer } from '../src/surfaces/http/render.ts';
 import { responseCacheFor } from '../src/surfaces/http/response-cache.ts';

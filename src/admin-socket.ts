@@ -9,7 +9,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { type Command, commands } from './cli/commands.ts';
 import { execute } from './cli/execute.ts';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 import type { AppContext } from './context.ts';
 import { AppError, normalizeError } from './kernel/errors.ts';
 

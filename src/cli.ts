@@ -7,7 +7,7 @@ import { formatResult } from './cli/format.ts';
 import { helpText } from './cli/help.ts';
 import { RemoteError } from './cli/remote.ts';
 import { runCommand } from './cli/run.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './kernel/config.ts';
 import { AppError, normalizeError } from './kernel/errors.ts';
 
 function fail(message: string, code: 1 | 2): never {

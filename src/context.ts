@@ -1,22 +1,15 @@
 // The running service's dependencies, built once: configuration, database (migrated), clock and
 // the module services. The HTTP app, the admin socket and the CLI all use the same context.
-import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
+import type { ModuleDeps } from './kernel/deps.ts';
 import type { DB } from './db-schema.ts';
 import { type Clock, systemClock } from './kernel/clock.ts';
 import { type Coherence, startCoherence, withoutCaches } from './kernel/coherence.ts';
 import { type Database, openDatabase } from './kernel/db.ts';
 import { migrate } from './kernel/migrate.ts';
 import { createServices, type Services } from './services.ts';
-
-export interface ModuleDeps {
-  db: Kysely<DB>;
-  clock: Clock;
-  config: Config;
-  log: FastifyBaseLogger;
-}
 
 export interface AppContext extends ModuleDeps {
   database: Database<DB>;

@@ -1,6 +1,6 @@
 // Listen and shut down gracefully; everything else is built by context.ts and app.ts.
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 import { createContext } from './context.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import { lockIds, withStartupLock } from './kernel/locks.ts';

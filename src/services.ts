@@ -1,5 +1,5 @@
 // The module services, wired once. Surfaces and the CLI call these, never SQL of their own.
-import type { ModuleDeps } from './context.ts';
+import type { ModuleDeps } from './kernel/deps.ts';
 import type { DB } from './db-schema.ts';
 import type { Coherence } from './kernel/coherence.ts';
 import type { Database } from './kernel/db.ts';

@@ -4,7 +4,7 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { adminSocketPath } from '../admin-socket.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../kernel/config.ts';
 import type { Command } from './commands.ts';
 import { type CommandIo, type CommandResult, execute } from './execute.ts';
 import { runRemote } from './remote.ts';

@@ -3,7 +3,7 @@
 // outside production. Modules call `send`; none of them knows which way the mail went.
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { Config } from './config.ts';
 
 export interface MailMessage {
   to: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
-import { type Config, loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/kernel/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
 import type { Clock } from '../../src/kernel/clock.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/kernel/db.ts';
 import { listMigrations, migrate } from '../../src/kernel/migrate.ts';

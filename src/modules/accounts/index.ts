@@ -1,6 +1,6 @@
 // Accounts, teams, memberships, roles, features and limit overrides: what other modules, the CLI
 // and the dashboard may call. Tables: accounts, teams, memberships (migration 0003).
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import { type AccountsService, createAccountsService } from './service.ts';
 
 export type Accounts = AccountsService;

@@ -2,7 +2,7 @@
 // (`Acting`) and checks policy first; membership changes run in one transaction with the team row
 // locked, and tell subscribers (the credentials module revokes keys) inside that transaction.
 import type { Kysely } from 'kysely';
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
 import type { Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';

@@ -1,6 +1,6 @@
 // API keys and the credential check (credential → Actor), and the request limits: what other
 // modules, the surfaces and the CLI may call. Tables: api_keys (migration 0003).
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { Coherence } from '../../kernel/coherence.ts';

@@ -7,7 +7,7 @@
 // its generation has not moved. Every change to keys, accounts, teams or memberships moves the
 // generation at every instance, and its writer waits for that before answering, so a cached row
 // is always the row as it is now. Expiry and the allowed addresses are checked on every request.
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Actor, Feature } from '../../kernel/actor.ts';
 import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';

@@ -1,5 +1,5 @@
 // Idempotent writes: what other modules and surfaces may call.
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createIdempotencyService, type Idempotency } from './service.ts';
 
 export { checkKey, isStored, keptHeaders, REPLAY_WINDOW_MS, requestFingerprint } from './policy.ts';

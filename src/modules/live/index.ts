@@ -1,7 +1,7 @@
 // Live updates of open dashboards (spec "v2 rules" 7): the TeamEventBus that team-data publishes
 // through, and the hub that fans events out to each team's open streams. No tables of its own.
 import { sql } from 'kysely';
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
 import type { Database } from '../../kernel/db.ts';
 import type { Accounts } from '../accounts/index.ts';

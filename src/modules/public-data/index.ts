@@ -2,7 +2,7 @@
 // validated query of its schema (schema.ts) and returns resources as presented there; lists return
 // `{ data, meta: { nextCursor } }`. Bad input throws AppError('invalid_request'), an unknown id
 // AppError('not_found').
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
 import { createMoneyService } from './service-money.ts';
 

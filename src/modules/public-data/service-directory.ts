@@ -3,7 +3,7 @@
 // owns the tables; the caller decides which kinds a given actor may see (team-data's policy.ts),
 // so every read here takes the kinds it may return.
 import { sql } from 'kysely';
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
 import { presentPerson as presentPublicPerson } from './presenters.ts';

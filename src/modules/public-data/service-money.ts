@@ -1,5 +1,5 @@
 // Campaign money and lobbying reads.
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
 import * as p from './presenters.ts';

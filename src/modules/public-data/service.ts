@@ -1,7 +1,7 @@
 // Public-data reads. Everything here is public: there is no per-object policy beyond which
 // people are public (policy.ts), so the services take only their input.
 import { AppError } from '../../kernel/errors.ts';
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
 import { publicPeopleKinds } from './policy.ts';

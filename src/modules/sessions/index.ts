@@ -1,6 +1,6 @@
 // Website sign-in (email links), sessions and their CSRF tokens: what other modules and surfaces
 // may call. Tables: signin_links, sessions (migration 0050).
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { Mailer } from '../../kernel/mail.ts';
 import type { Accounts } from '../accounts/index.ts';

@@ -1,7 +1,7 @@
 // Sign-in by email link and website sessions. A link is single use, expires after
 // SIGNIN_LINK_TTL_SECONDS and is stored hashed; only a POST uses it (mail scanners open links with
 // GET). Using it creates the account if new and starts a session with a sliding expiry.
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Mailer } from '../../kernel/mail.ts';
 import type { Accounts, AccountView } from '../accounts/index.ts';

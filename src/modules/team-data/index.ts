@@ -2,7 +2,7 @@
 // analytics dashboards and the people routes. What surfaces and the dashboard may call.
 // Tables: follows, team_notes, team_positions, team_stance_history, team_targets, team_dashboards
 // (migration 0060). Every committed team write publishes a TeamEvent (events.ts).
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createDirectory } from '../public-data/index.ts';
 import { pgNotifyEvents, type TeamEvents } from './events.ts';
 import { createKit } from './kit.ts';

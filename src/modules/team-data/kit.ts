@@ -2,7 +2,7 @@
 // feed. Events are published only after the write has committed; a failed NOTIFY is logged, never
 // turned into an error, because the write it reports has already happened.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ModuleDeps } from '../../context.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Directory } from '../public-data/index.ts';

@@ -7,7 +7,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { type LimitClass, type OperationId, operations, requireOperation } from '../../kernel/operations.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
 import { clientIp } from './client-ip.ts';
-import { setLimitHeaders } from './limit-headers.ts';
+import { setLimitHeaders } from '../../kernel/limit-state.ts';
 import { writeMethods } from './route.ts';
 
 declare module 'fastify' {

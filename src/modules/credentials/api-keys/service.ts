@@ -1,7 +1,7 @@
 // API keys: make (value shown once, stored as SHA-256), list, rename, change expiry and allowed
 // IPs, revoke. Policy is asked first; scopes are checked against the key kind and the creator's
 // role at creation, and again on every request by verify.ts (live power).
-import type { ModuleDeps } from '../../../context.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Scope } from '../../../kernel/operations.ts';
 import type { Accounts, Acting } from '../../accounts/index.ts';

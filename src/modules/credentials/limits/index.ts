@@ -1,10 +1,10 @@
 // Request and AI-answer limits per owner (the account, or the team for team credentials), with
 // counters shared by every instance: PostgreSQL by default, Redis when REDIS_URL is set. Data
 // requests of an owner busy on this instance are counted in blocks (blocks.ts); the rest exactly.
-import type { ModuleDeps } from '../../../context.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
 import type { Actor } from '../../../kernel/actor.ts';
 import type { LimitClass } from '../../../kernel/operations.ts';
-import type { LimitState } from '../../../surfaces/http/limit-headers.ts';
+import type { LimitState } from '../../../kernel/limit-state.ts';
 import { createBlocks } from './blocks.ts';
 import { createPgStore } from './pg-store.ts';
 import { limitState, nextMidnightUtc, ownerTag, refusal, windowSlots } from './policy.ts';

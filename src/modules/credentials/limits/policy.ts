@@ -4,7 +4,7 @@ import type { Actor } from '../../../kernel/actor.ts';
 import { secondsToMidnightUtc, utcDate } from '../../../kernel/clock.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { LimitClass } from '../../../kernel/operations.ts';
-import { type LimitState, limitHeaders } from '../../../surfaces/http/limit-headers.ts';
+import { type LimitState, limitHeaders } from '../../../kernel/limit-state.ts';
 
 export type WindowName = 'day' | 'ai' | 'minute';
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import type { ModuleDeps } from '../../../context.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Adapter, AdapterRun } from './adapter.ts';
 import { CAMPAIGN_FINANCE_BASE_URL, syncCampaignFinance } from './campaign-finance.ts';
