@@ -1,18 +1,21 @@
-// The matter detail route without its guard, in its own process: the same route definition
-// (schemas, handler, public-data service, presenter, serialization, in-memory answers) over the same kind of context
-// and Fastify options as the service, with no credential check and no counting. The difference
-// between this and the real route is what authentication and limits cost.
+// The matter detail route without its guard, in its own process: the same route binding and
+// operation (schemas, public-data service, presenter, serialization, in-memory answers) over the
+// same kind of context and Fastify options as the service, with no credential check, no access
+// check and no counting. The difference between this and the real route is what the gates cost.
 import { createFastify } from '../src/app.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
 import { renderV1, useRenderer } from '../src/surfaces/http/render.ts';
 import { responseCacheFor } from '../src/surfaces/http/response-cache.ts';
+import { routeInput, routeParts } from '../src/surfaces/http/route.ts';
 import { schemaErrorFormatter } from '../src/surfaces/http/schema-errors.ts';
 import { publicRoutes } from '../src/surfaces/v1/public-routes.ts';
 
 const ctx = await createContext(loadConfig(), { migrate: false });
-const def = publicRoutes(ctx).find((r) => r.method === 'GET' && r.path === '/matters/:record');
+const def = publicRoutes.find((r) => r.method === 'GET' && r.path === '/matters/:record');
 if (!def) throw new Error('the v1 route GET /matters/:record does not exist');
+const op = ctx.operations.get(def.operation);
+const parts = routeParts(def, op);
 
 // The same Fastify instance as buildApp (src/app.ts), so only the guard differs.
 const app = createFastify(ctx);
@@ -23,21 +26,21 @@ app.get('/health', async () => ({ status: 'ok' }));
 for (const [prefix, cached] of [['/api/v1', true], ['/db/api/v1', false]] as const) {
   await app.register(
     async (scope) => {
-      useRenderer(scope, renderV1);
+      useRenderer(scope, ctx, renderV1);
       scope.route({
         method: def.method,
         url: def.path,
-        schema: { ...(def.params ? { params: def.params } : {}), response: { 200: def.response } },
+        schema: { ...parts, response: { 200: op.output } },
         schemaErrorFormatter: schemaErrorFormatter as never,
         // The same in-memory answers as the service's cached routes (src/surfaces/http/register.ts).
         ...(cached ? { onSend: answers.onSend } : {}),
         handler: async (request, reply) => {
           if (cached) {
-            if (answers.send(request, reply)) return reply;
-            answers.begin(request);
+            if (answers.send(request, reply, 'json')) return reply;
+            answers.begin(request, 'json');
           }
-          // matters.read is public data: its handler reads only the path parameter, never the actor.
-          const result = await def.handler({ actor: undefined as never, query: {}, params: request.params as never, body: undefined as never, request, reply });
+          // matters.read is public data: it reads only the record number, never the actor.
+          const result = await op.run(undefined as never, routeInput(def, parts, request), { surface: 'v1' });
           reply.status(200);
           return result;
         },

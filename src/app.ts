@@ -1,17 +1,61 @@
-// buildApp(ctx): the HTTP surfaces over the module services. It never listens (server.ts does).
-import Fastify, { type FastifyInstance } from 'fastify';
+// buildApp(ctx): the HTTP surfaces over the module operations. It never listens (server.ts does).
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import cookie from '@fastify/cookie';
+import Fastify, { type ConnectionError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.ts';
+import { normalizeError } from './kernel/errors.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
-import { renderV1, useRenderer } from './surfaces/http/render.ts';
+import { renderV1, renderV2, sendError } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
-import { webSurface } from './surfaces/web/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
+import { sendErrorPage } from './surfaces/web/errors.ts';
+import { webSurface } from './surfaces/web/index.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The Fastify instance every surface mounts on: options, request id, credential-in-URL refusal. */
+/** Surfaces that authenticate every request before checking its URL. */
+const checksUrlItself = (url: string) => /^\/api\/v[12](\/|\?|$)/.test(url);
+
+/** Paths whose errors are JSON; everything else is a page for people. */
+const isJsonPath = (url: string) => /^\/(api|mcp|a2a|oauth|agent|\.well-known)(\/|\?|$)/.test(url);
+
+/**
+ * Errors the framework meets before any surface (a malformed percent escape, an over-long path
+ * parameter) in the shape of the surface the path belongs to.
+ */
+function frameworkError(error: Error, request: FastifyRequest, reply: FastifyReply) {
+  const err = normalizeError(error);
+  if (!isJsonPath(request.url)) return sendErrorPage(request, reply, err);
+  return sendError(reply, err, request.url.startsWith('/api/v2') ? renderV2 : renderV1);
+}
+
+/**
+ * Requests the HTTP parser refuses before Fastify sees them (headers too large, a method it does
+ * not know, a malformed request line): the answer is written on the socket, in the shape of the
+ * path's surface when the request line can still be read.
+ */
+function clientError(err: ConnectionError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 400 ? 'The request could not be read: check the method (GET, POST, PUT, PATCH, DELETE), the request line and the headers.' : `${status}`;
+  const appError = normalizeError(Object.assign(new Error(message), { statusCode: status }));
+  // Node passes the bytes it read as a Buffer (Fastify's type describes its JSON form).
+  const raw = err.rawPacket as unknown as Buffer | undefined;
+  const path = /^[A-Z]+ (\S+)/.exec(raw?.toString('latin1') ?? '')?.[1] ?? '/api/';
+  const body = JSON.stringify(path.startsWith('/api/v2') ? renderV2(appError) : renderV1(appError));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** The Fastify instance every surface mounts on: options, request id, cookies, framework errors. */
 export function createFastify(ctx: AppContext): FastifyInstance {
   const app = Fastify({
     loggerInstance: ctx.log,
@@ -20,13 +64,22 @@ export function createFastify(ctx: AppContext): FastifyInstance {
     genReqId: () => crypto.randomUUID(),
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
+  // One cookie parser for every surface (RFC 6265; values URL-decoded).
+  void app.register(cookie);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    refuseUnsafeUrl(request);
+    // The JSON APIs check the URL right after authenticating, so their refusal carries the limit
+    // headers of an authenticated answer (surfaces/http/guard.ts); every other path is checked here.
+    if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);
   });
-  // Errors outside any surface render in the v1 shape.
-  useRenderer(app, renderV1);
+  // Errors outside any surface render in the v1 shape, or as a page.
+  app.setErrorHandler(async (error, request, reply) => frameworkError(error as Error, request, reply));
+  app.setNotFoundHandler(async (request, reply) =>
+    frameworkError(Object.assign(new Error(`No route ${request.method} ${request.url.split('?')[0]}.`), { statusCode: 404 }), request, reply),
+  );
   return app;
 }
 

@@ -10,12 +10,16 @@ import { type Coherence, startCoherence, withoutCaches } from './kernel/coherenc
 import { type Database, openDatabase } from './kernel/db.ts';
 import { migrate } from './kernel/migrate.ts';
 import { createServices, type Services } from './services.ts';
+import { createCatalogue, type OperationId } from './catalogue.ts';
+import { createPerformer, type Performer } from './kernel/perform.ts';
 
 export interface AppContext extends ModuleDeps {
   database: Database<DB>;
   /** In-memory caches kept coherent with the database and the other instances (kernel/coherence.ts). */
   caches: Coherence;
   services: Services;
+  /** Every operation, performed through the same gates by every surface (kernel/perform.ts). */
+  operations: Performer<OperationId>;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     database,
     caches,
     services,
+    operations: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits),
     async close() {
       await services.close();
       await caches.close();

@@ -28,9 +28,9 @@ export interface Services {
 
 export function createServices(deps: ModuleDeps, database: Database<DB>, caches: Coherence): Services {
   const accounts = createAccounts(deps, { settlePower: caches.settlePower });
-  const credentials = createCredentials(deps, { accounts, database, caches });
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
+  const credentials = createCredentials(deps, { accounts, sessions, database, caches });
   const publicData = createPublicData(deps);
   const ingest = createIngest(deps);
   const live = createLive(deps, { database, accounts });

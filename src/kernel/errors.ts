@@ -1,5 +1,6 @@
 // The one error type modules throw, and the catalogue that maps each code to its HTTP status
 // (decisions.md, "Errors"). Surfaces render it; nothing else writes an error body.
+import type { LimitState } from './limit-state.ts';
 
 export const errorCatalogue = {
   invalid_request: 400,
@@ -12,14 +13,17 @@ export const errorCatalogue = {
   ip_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
   daily_limit: 429,
   ai_daily_limit: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -31,6 +35,11 @@ export class AppError extends Error {
   readonly status: number;
   /** Extra response headers the error implies (Retry-After, WWW-Authenticate). */
   readonly headers: Record<string, string>;
+  /**
+   * The caller's limits once this refusal was counted (kernel/perform.ts): an authenticated
+   * answer carries the limit headers whatever its status.
+   */
+  limits?: LimitState;
 
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
@@ -64,7 +73,14 @@ export function normalizeError(err: unknown): AppError {
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const message = typeof e.message === 'string' ? e.message : 'Bad request';
     if (e.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
-    if (e.statusCode === 415) return new AppError('unsupported_media_type', message);
+    if (e.statusCode === 415) {
+      return new AppError('unsupported_media_type', 'This Content-Type is not accepted here: send the body as JSON with the header "Content-Type: application/json".');
+    }
+    if (e.code === 'FST_ERR_BAD_URL') return new AppError('invalid_request', 'The URL is not valid: a percent sign must start a valid escape such as %20.');
+    if (e.code === 'FST_ERR_MAX_PARAM_LENGTH' || e.statusCode === 414) return new AppError('uri_too_long', 'A part of the path is longer than any identifier the service uses (500 characters).');
+    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'The body is empty although Content-Type says JSON: send a JSON body, or no Content-Type.');
+    if (e.statusCode === 431) return new AppError('headers_too_large', 'The request headers are too large.');
+    if (e.statusCode === 408) return new AppError('request_timeout', 'The request took too long to arrive.');
     if (e.statusCode === 404) return new AppError('not_found', message);
     if (e.statusCode === 405) return new AppError('method_not_allowed', message);
     return new AppError('invalid_request', message);

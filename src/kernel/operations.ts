@@ -1,5 +1,7 @@
-// The scope vocabulary (spec "Scopes") and the one scope check. Every route, GraphQL field, MCP
-// tool and A2A skill names an operation id from `operations`; nothing else checks scopes.
+// The scope vocabulary (spec "Scopes") and the one access check. Every operation of the catalogue
+// (kernel/catalogue.ts) declares its Access; every route, page, GraphQL field, MCP tool and A2A
+// skill performs an operation through kernel/perform.ts, which calls `requireAccess` exactly once.
+// Nothing else checks scopes, contexts, features or roles.
 import type { Actor, Feature, Role } from './actor.ts';
 import { AppError } from './errors.ts';
 
@@ -41,120 +43,65 @@ export function roleCanGrant(scope: Scope, role: Role, teamFeatures: readonly Fe
   return true;
 }
 
+/** How a performed operation counts against the limits (decisions.md "Envelopes and limits"). */
 export type LimitClass = 'data' | 'me' | 'ai' | 'none';
 
-export interface Operation {
+/** Who may perform an operation: the gate every surface passes through (house style, gate 2). */
+export interface Access {
   /** Scopes the credential must hold (all of them). */
-  scopes: Scope[];
-  /** 'team' routes need a team credential, 'personal' ones a personal credential. */
-  context: 'any' | 'team' | 'personal';
-  feature?: Feature;
+  readonly scopes: readonly Scope[];
+  /** 'team' operations need a team credential, 'personal' ones a personal credential. */
+  readonly context: 'any' | 'team' | 'personal';
+  readonly feature?: Feature;
   /** Roles that may perform it (checked against the creator's current role). */
-  roles?: Role[];
-  limit: LimitClass;
+  readonly roles?: readonly Role[];
 }
 
-const read = (scope: Scope = 'public.read'): Operation => ({ scopes: [scope], context: 'any', limit: 'data' });
-const personal = (scope: Scope): Operation => ({ scopes: [scope], context: 'personal', limit: 'data' });
-const team = (scope: Scope, feature: Feature, roles?: Role[]): Operation => ({ scopes: [scope], context: 'team', feature, ...(roles ? { roles } : {}), limit: 'data' });
-const managers: Role[] = ['owner', 'admin'];
-const anyMember: Role[] = ['owner', 'admin', 'member'];
+const managers: readonly Role[] = ['owner', 'admin'];
+const anyMember: readonly Role[] = ['owner', 'admin', 'member'];
 
-export const operations = {
-  // Account
-  'me.read': { scopes: [], context: 'any', limit: 'me' },
-  // Public data (v1, and v2 with public.read)
-  'bodies.list': read(),
-  'bodies.read': read(),
-  'people.public.list': read(),
-  'people.public.read': read(),
-  'matters.list': read(),
-  'matters.read': read(),
-  'roll-calls.list': read(),
-  'roll-calls.read': read(),
-  'votes.list': read(),
-  'meetings.list': read(),
-  'meetings.read': read(),
-  'money.committees.list': read(),
-  'money.committees.read': read(),
-  'money.receipts.list': read(),
-  'money.expenditures.list': read(),
-  'money.totals.read': read(),
-  'lobbying.lobbyists.list': read(),
-  'lobbying.lobbyists.read': read(),
-  'lobbying.clients.list': read(),
-  'lobbying.clients.read': read(),
-  'lobbying.employers.list': read(),
-  'lobbying.employers.read': read(),
-  'lobbying.compensation.list': read(),
-  'lobbying.expenditures.list': read(),
-  'lobbying.contributions.list': read(),
-  'lobbying.activity.list': read(),
-  'search.read': read(),
-  'sources.read': read(),
-  'answers.create': { scopes: ['public.ai'], context: 'any', limit: 'ai' },
-  // Team data (v2; spec "v2 routes", decisions.md "Team data"): one operation per route. Writes of
-  // team follows, positions, stances and targets need an owner or admin; notes and dashboards any member.
-  'me.follows.list': personal('me.follows.read'),
-  'me.follows.create': personal('me.follows.write'),
-  'me.follows.delete': personal('me.follows.write'),
-  'team.follows.list': team('team.follows.read', 'team_data'),
-  'team.follows.create': team('team.follows.write', 'team_data', managers),
-  'team.follows.delete': team('team.follows.write', 'team_data', managers),
-  'team.notes.list': team('team.notes.read', 'team_data'),
-  'team.notes.create': team('team.notes.write', 'team_data', anyMember),
-  'team.notes.update': team('team.notes.write', 'team_data', anyMember),
-  'team.notes.delete': team('team.notes.write', 'team_data', anyMember),
-  'team.positions.list': team('team.positions.read', 'team_data'),
-  'team.positions.replace': team('team.positions.write', 'team_data', managers),
-  'team.positions.upsert': team('team.positions.write', 'team_data', managers),
-  'team.positions.delete': team('team.positions.write', 'team_data', managers),
-  'team.stance.read': team('team.positions.read', 'team_data'),
-  'team.stance.set': team('team.positions.write', 'team_data', managers),
-  'team.stance.clear': team('team.positions.write', 'team_data', managers),
-  'team.targets.read': team('team.positions.read', 'advocacy'),
-  'team.targets.add': team('team.positions.write', 'advocacy', managers),
-  'team.targets.remove': team('team.positions.write', 'advocacy', managers),
-  'team.targets.contacted.add': team('team.positions.write', 'advocacy', managers),
-  'team.targets.contacted.remove': team('team.positions.write', 'advocacy', managers),
-  'team.dashboards.list': team('team.dashboards.read', 'analytics'),
-  'team.dashboards.create': team('team.dashboards.write', 'analytics', anyMember),
-  'team.dashboards.update': team('team.dashboards.write', 'analytics', anyMember),
-  'team.dashboards.delete': team('team.dashboards.write', 'analytics', anyMember),
-  'people.team.list': team('people.read', 'people'),
-  'people.team.read': team('people.read', 'people'),
-  'testimony.list': team('people.read', 'people'),
-} as const satisfies Record<string, Operation>;
+/** The access shapes of the spec's scope table. */
+export const access = {
+  /** Any credential (GET /me). */
+  account: { scopes: [], context: 'any' } as Access,
+  /** Public data, and any other scope that any key kind may hold (public.ai). */
+  open: (scope: Scope = 'public.read'): Access => ({ scopes: [scope], context: 'any' }),
+  personal: (scope: Scope): Access => ({ scopes: [scope], context: 'personal' }),
+  /** A team operation; `who` is 'managers' (owners and admins), 'members' (anyone in the team) or omitted (reads). */
+  team: (scopes: Scope | readonly Scope[], feature: Feature, who?: 'managers' | 'members'): Access => ({
+    scopes: typeof scopes === 'string' ? [scopes] : scopes,
+    context: 'team',
+    feature,
+    ...(who ? { roles: who === 'managers' ? managers : anyMember } : {}),
+  }),
+};
 
-export type OperationId = keyof typeof operations;
-
-export function operation(id: OperationId): Operation {
-  return operations[id];
-}
-
-/**
- * The one scope and context check (house style, gate 2). Role and feature checks of team routes
- * are here too because they depend only on the actor, not on the object.
- */
-export function requireOperation(actor: Actor, id: OperationId): void {
-  const op: Operation = operations[id];
+/** Why an actor may not perform an operation of this access, or null when it may. */
+export function accessRefusal(actor: Actor, a: Access): AppError | null {
   // Context first: a team credential can never hold a personal scope (nor the reverse), so the
   // useful answer is which kind of credential to use, not which scope it lacks.
-  if (op.context === 'team' && !actor.team) throw new AppError('team_only', 'This operation needs a team credential.');
-  if (op.context === 'personal' && actor.team) throw new AppError('personal_only', 'This operation needs a personal credential.');
-  for (const scope of op.scopes) {
+  if (a.context === 'team' && !actor.team) return new AppError('team_only', 'This operation needs a team credential.');
+  if (a.context === 'personal' && actor.team) return new AppError('personal_only', 'This operation needs a personal credential.');
+  for (const scope of a.scopes) {
     if (actor.scopes.includes(scope)) continue;
     // A scope the credential was given (or a session would carry) that the person's current role
     // cannot grant is a role problem, not a missing scope (decisions.md: 403 forbidden).
     if (actor.team && (actor.credential.grantedScopes?.includes(scope) || actor.credential.type === 'session') && !roleCanGrant(scope, actor.team.role, actor.team.features)) {
-      throw new AppError('forbidden', `Your role in this team (${actor.team.role}) cannot make this change.`);
+      return new AppError('forbidden', `Your role in this team (${actor.team.role}) cannot make this change.`);
     }
-    throw new AppError('scope_missing', `This operation needs the ${scope} scope.`);
+    return new AppError('scope_missing', `This operation needs the ${scope} scope.`);
   }
-  if (op.feature && !actor.team?.features.includes(op.feature)) {
-    throw new AppError('feature_required', `This operation needs the team feature "${op.feature}".`);
+  if (a.feature && !actor.team?.features.includes(a.feature)) {
+    return new AppError('feature_required', `This operation needs the team feature "${a.feature}".`);
   }
-  if (op.roles && (!actor.team || !op.roles.includes(actor.team.role))) {
-    throw new AppError('forbidden', `Only team ${op.roles.join(' or ')}s may do this.`);
+  if (a.roles && (!actor.team || !a.roles.includes(actor.team.role))) {
+    return new AppError('forbidden', `Only team ${a.roles.join(' or ')}s may do this.`);
   }
+  return null;
+}
+
+/** The one access check (house style, gate 2): throws the refusal. */
+export function requireAccess(actor: Actor, a: Access): void {
+  const refusal = accessRefusal(actor, a);
+  if (refusal) throw refusal;
 }

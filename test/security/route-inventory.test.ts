@@ -1,9 +1,12 @@
-// The route inventory (house style, habit 7): fails when a route of any JSON surface lacks an
-// operation id, a response schema or a limit class, when a private route may be cached, when a
-// list route pages differently, or when a team route has no other-team case.
+// The inventory (house style, habit 7): the operation catalogue and every binding of it. It fails
+// when an operation lacks input or output schemas, a limit class or any binding, when a binding
+// names an operation that does not exist, when a route lacks a response schema, when a private
+// route may be cached, when a list route pages differently, or when a team route has no
+// other-team case.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { operations, scopeCatalogue } from '../../src/kernel/operations.ts';
+import { scopeCatalogue } from '../../src/kernel/operations.ts';
+import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
@@ -14,21 +17,44 @@ after(async () => {
   await t.close();
 });
 const rows = routeTable(t.ctx);
+const catalogue = t.ctx.operations.all();
 const plain = (schema: unknown): any => JSON.parse(JSON.stringify(schema ?? null));
 
-test('every route names a known operation id with a limit class', () => {
-  for (const row of rows) {
-    assert.ok(Object.hasOwn(operations, row.operationId), `${row.name}: unknown operation "${row.operationId}"`);
-    assert.ok(['data', 'me', 'ai', 'none'].includes(row.op.limit), `${row.name}: no limit class`);
-    for (const scope of row.op.scopes) assert.ok(Object.hasOwn(scopeCatalogue, scope), `${row.name}: unknown scope ${scope}`);
+/** Every binding of every surface: operation id → where it is bound. */
+function bindings(): Map<string, string[]> {
+  const where = new Map<string, string[]>();
+  const add = (id: string, by: string) => where.set(id, [...(where.get(id) ?? []), by]);
+  for (const row of rows) add(row.operationId, row.name);
+  for (const id of dashboardOperations) add(id, 'dashboard');
+  return where;
+}
+
+test('every operation has input and output schemas, a limit class, an access and a summary', () => {
+  assert.ok(catalogue.length > 50);
+  for (const op of catalogue) {
+    assert.equal(plain(op.input)?.type, 'object', `${op.id}: input is not an object schema`);
+    const output = plain(op.output);
+    assert.ok(output && (output.type || output.anyOf || output.oneOf), `${op.id}: no output schema`);
+    assert.ok(['data', 'me', 'ai', 'none'].includes(op.limit), `${op.id}: no limit class`);
+    assert.ok(['any', 'team', 'personal'].includes(op.access.context), `${op.id}: no access context`);
+    for (const scope of op.access.scopes) assert.ok(Object.hasOwn(scopeCatalogue, scope), `${op.id}: unknown scope ${scope}`);
+    assert.ok(op.summary.trim().length > 0, `${op.id}: no summary`);
+    assert.ok(op.effect === 'read' || op.effect === 'write', `${op.id}: no effect`);
   }
 });
 
-test('every route has a response schema (it filters what is sent) and a summary', () => {
+test('every operation has at least one binding, and every binding names an operation', () => {
+  const bound = bindings();
+  const ids = new Set(catalogue.map((op) => op.id));
+  const unbound = catalogue.filter((op) => !bound.has(op.id)).map((op) => op.id);
+  assert.deepEqual(unbound, [], 'operations no surface binds');
+  const unknown = [...bound.keys()].filter((id) => !ids.has(id));
+  assert.deepEqual(unknown, [], 'bindings of operations that do not exist');
+});
+
+test('reads are bound to GET routes and writes to POST, PUT, PATCH or DELETE', () => {
   for (const row of rows) {
-    const schema = plain(row.def.response);
-    assert.ok(schema && typeof schema === 'object' && (schema.type || schema.anyOf || schema.oneOf), `${row.name}: no response schema`);
-    assert.ok(row.def.summary.trim().length > 0, `${row.name}: no summary`);
+    assert.equal(row.def.method === 'GET', row.operation.effect === 'read', `${row.name}: ${row.operation.effect} operation on ${row.def.method}`);
   }
 });
 
@@ -43,21 +69,24 @@ test('each surface has one route per method and path', () => {
   }
 });
 
-test('team, personal and people routes are private (Cache-Control: private, no-store)', () => {
+test('team, personal and people routes are private (Cache-Control: private, no-store) and never cached', () => {
   for (const row of rows) {
     const personal = row.def.path === '/me' || row.def.path.startsWith('/me/') || row.op.context === 'personal';
     const teamOrPeople = keyKindFor(row.op) === 'team' || row.def.path.startsWith('/team/');
-    if (personal || teamOrPeople) assert.equal(row.def.private, true, `${row.name} must be private`);
+    if (personal || teamOrPeople) {
+      assert.equal(row.operation.private, true, `${row.name} must be private`);
+      assert.equal(row.operation.cached, false, `${row.name} must not be kept in memory`);
+    }
   }
 });
 
 test('every list route takes limit 1-200 (default 50) and cursor, and answers { data, meta: { nextCursor } }', () => {
-  const lists = rows.filter((r) => plain(r.def.response)?.properties?.meta?.properties?.nextCursor);
+  const lists = rows.filter((r) => plain(r.operation.output)?.properties?.meta?.properties?.nextCursor);
   assert.ok(lists.length > 0);
   for (const row of lists) {
-    const response = plain(row.def.response);
+    const response = plain(row.operation.output);
     assert.equal(response.properties.data?.type, 'array', `${row.name}: data is not an array`);
-    const q = plain(row.def.querystring)?.properties ?? {};
+    const q = plain(row.parts.querystring)?.properties ?? {};
     assert.deepEqual([q.limit?.minimum, q.limit?.maximum, q.limit?.default], [1, 200, 50], `${row.name}: limit`);
     assert.equal(q.cursor?.type, 'string', `${row.name}: cursor`);
   }
@@ -72,7 +101,9 @@ test('the descriptions hold every route; v2 lists each operation with its x-scop
   for (const surface of ['v1', 'v2'] as const) {
     const defs = rows.filter((r) => r.surface === surface).map((r) => r.def);
     const doc: any =
-      surface === 'v2' ? v2OpenApi(t.ctx, defs) : buildOpenApi(defs, { title: 'v1', version: '1', serverUrl: 'http://council.test/api/v1', withScopes: false });
+      surface === 'v2'
+        ? v2OpenApi(t.ctx, defs)
+        : buildOpenApi(t.ctx.operations.get, defs, { title: 'v1', version: '1', serverUrl: 'http://council.test/api/v1', withScopes: false });
     for (const row of rows.filter((r) => r.surface === surface)) {
       const op = doc.paths[row.def.path.replace(/:(\w+)/g, '{$1}')]?.[row.def.method.toLowerCase()];
       assert.ok(op?.operationId, `${row.name}: not in the ${surface} description`);

@@ -1,9 +1,12 @@
 // The one table the generated security tests run over: every route of every JSON surface, read
-// from the same route definitions the surfaces mount, so a new route cannot skip its cases.
+// from the same route bindings the surfaces mount, each with the access of the catalogue's
+// operation it binds, so a new route cannot skip its cases.
 import type { FastifyInstance } from 'fastify';
+import type { OperationId } from '../../src/catalogue.ts';
 import type { AppContext } from '../../src/context.ts';
-import { type Operation, type OperationId, operations, type Scope, scopeCatalogue } from '../../src/kernel/operations.ts';
-import type { RouteDef } from '../../src/surfaces/http/route.ts';
+import type { Operation } from '../../src/kernel/catalogue.ts';
+import { type Access, type LimitClass, type Scope, scopeCatalogue } from '../../src/kernel/operations.ts';
+import { type RouteDef, type RouteParts, routeParts } from '../../src/surfaces/http/route.ts';
 import { v1Routes } from '../../src/surfaces/v1/index.ts';
 import { v2Routes } from '../../src/surfaces/v2/index.ts';
 import { teamDataCases } from './team-data-cases.ts';
@@ -15,31 +18,40 @@ export interface RouteRow {
   prefix: string;
   def: RouteDef;
   operationId: OperationId;
-  op: Operation;
+  /** The operation's access and limit class: what the cases are generated from. */
+  op: Access & { limit: LimitClass };
+  operation: Operation;
+  /** The path, query and body schemas the route splits the operation's input into. */
+  parts: RouteParts;
   /** "v2 GET /api/v2/matters/:record" */
   name: string;
 }
 
 /** Which key kind a route's caller holds: team routes and team scopes need a team key. */
-export function keyKindFor(op: Operation): 'personal' | 'team' {
+export function keyKindFor(op: Access): 'personal' | 'team' {
   if (op.context === 'team') return 'team';
   return op.scopes.some((s) => scopeCatalogue[s].kind === 'team') ? 'team' : 'personal';
 }
 
 export function routeTable(ctx: AppContext): RouteRow[] {
-  const surfaces: [SurfaceName, string, RouteDef[]][] = [
-    ['v1', '/api/v1', v1Routes(ctx)],
-    ['v2', '/api/v2', v2Routes(ctx)],
+  const surfaces: [SurfaceName, string, readonly RouteDef[]][] = [
+    ['v1', '/api/v1', v1Routes],
+    ['v2', '/api/v2', v2Routes],
   ];
   return surfaces.flatMap(([surface, prefix, defs]) =>
-    defs.map((def) => ({
-      surface,
-      prefix,
-      def,
-      operationId: def.operation,
-      op: operations[def.operation] as Operation,
-      name: `${surface} ${def.method} ${prefix}${def.path}`,
-    })),
+    defs.map((def) => {
+      const operation = ctx.operations.get(def.operation);
+      return {
+        surface,
+        prefix,
+        def,
+        operationId: def.operation,
+        op: { ...operation.access, limit: operation.limit },
+        operation,
+        parts: routeParts(def, operation),
+        name: `${surface} ${def.method} ${prefix}${def.path}`,
+      };
+    }),
   );
 }
 
@@ -56,7 +68,7 @@ export function pathParams(def: RouteDef): string[] {
 }
 
 /** Scopes a key of `kind` could hold that the operation does not need: the wrong-scope key. */
-export function otherScopes(op: Operation, kind: 'personal' | 'team'): Scope[] {
+export function otherScopes(op: Access, kind: 'personal' | 'team'): Scope[] {
   return (Object.keys(scopeCatalogue) as Scope[]).filter(
     (s) => (scopeCatalogue[s].kind === 'any' || scopeCatalogue[s].kind === kind) && !op.scopes.includes(s) && s !== 'people.private.read',
   );

@@ -3,7 +3,8 @@
 // public records, so each setup adds the one matter and alderperson it needs.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../src/context.ts';
-import type { OperationId, Scope } from '../../src/kernel/operations.ts';
+import type { OperationId } from '../../src/catalogue.ts';
+import type { Scope } from '../../src/kernel/operations.ts';
 import type { OtherTeamCase } from './route-table.ts';
 
 const RECORD = 'O2031-0000001';

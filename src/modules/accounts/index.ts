@@ -13,7 +13,7 @@ export function createAccounts(deps: ModuleDeps, others: { settlePower: () => Pr
   return createAccountsService(deps, others.settlePower);
 }
 
-export { type Acting, asAccount, operator } from './policy.ts';
+export { type AccountActing, type Acting, asAccount, canManageMembers, operator } from './policy.ts';
 export {
   type AccountView,
   defaultLimits,

@@ -12,7 +12,10 @@ export type Acting = { readonly type: 'operator' } | { readonly type: 'account';
 
 export const operator: Acting = Object.freeze({ type: 'operator' });
 
-export function asAccount(accountId: string): Acting {
+/** A person acting for themselves (a signed-in session, an API call). */
+export type AccountActing = Extract<Acting, { type: 'account' }>;
+
+export function asAccount(accountId: string): AccountActing {
   return Object.freeze({ type: 'account', accountId });
 }
 
@@ -36,12 +39,17 @@ export function canSeeTeam(by: Acting, callerRole: Role | null): boolean {
 export function requireMembershipChange(
   by: Acting,
   callerRole: Role | null,
-  change: { accountId: string; from: Role | null; to: Role | null },
+  change: { accountId: string | null; from: Role | null; to: Role | null },
 ): void {
   if (by.type === 'operator' || callerRole === 'owner') return;
   if (change.to === null && by.accountId === change.accountId) return;
   if (callerRole !== 'admin') throw forbidden('Only team owners and admins may manage members.');
   if (change.from === 'owner' || change.to === 'owner') throw forbidden('Only team owners may add, change or remove owners.');
+}
+
+/** Owners and admins manage a team's members (and its keys). */
+export function canManageMembers(callerRole: Role | null): boolean {
+  return callerRole === 'owner' || callerRole === 'admin';
 }
 
 /** A team keeps at least one owner: someone must be able to manage it. */

@@ -7,7 +7,7 @@ import type { DB } from '../../db-schema.ts';
 import type { Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
 import * as policy from './policy.ts';
-import type { Acting } from './policy.ts';
+import type { AccountActing, Acting } from './policy.ts';
 import { presentAccount, presentMember, presentMembership, presentTeam } from './presenters.ts';
 import * as repo from './repo.ts';
 import {
@@ -169,6 +169,26 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   const members = {
     async add(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
       return changeMembership(by, input, parseRole(input.role), false);
+    },
+    /**
+     * Adds the person who signed in with `email`. Who may add is decided first, so someone who may
+     * not learns nothing about which addresses have accounts: the same refusal for every address.
+     */
+    async addByEmail(by: Acting, input: { teamId: string; email: string; role: string }): Promise<TeamMemberView[]> {
+      const role = parseRole(input.role);
+      const { callerRole } = await visibleTeam(db, by, input.teamId);
+      policy.requireMembershipChange(by, callerRole, { accountId: null, from: null, to: role });
+      const email = input.email.trim();
+      if (email === '') throw new AppError('invalid_request', 'Enter the email address of the person to add.');
+      const person = await repo.findAccountByEmail(db, email);
+      if (!person) throw new AppError('invalid_request', `No one has signed in with ${email} yet. Ask them to sign in once, then add them.`);
+      return changeMembership(by, { teamId: input.teamId, accountId: person.id }, role, false);
+    },
+    /** The team as a member sees it, with their role and whether they may manage its members. */
+    async view(by: AccountActing, teamId: string) {
+      const { row, callerRole } = await visibleTeam(db, by, teamId);
+      const members = (await repo.listMembers(db, teamId)).map(presentMember);
+      return { team: { ...presentTeam(row), members }, role: callerRole!, mayManage: policy.canManageMembers(callerRole) };
     },
     async setRole(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
       return changeMembership(by, input, parseRole(input.role), true);

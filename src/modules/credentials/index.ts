@@ -10,10 +10,16 @@ import { type ApiKeys, createApiKeys } from './api-keys/service.ts';
 import * as keysRepo from './api-keys/repo.ts';
 import { createLimits, type Limits } from './limits/index.ts';
 import { createVerify, type VerifyInput } from './verify.ts';
+import { createSessionVerifier, type SignedIn } from './verify-session.ts';
+import type { Sessions } from '../sessions/index.ts';
 
 export interface Credentials {
-  /** Builds the caller from the database as it is now; throws 401 unauthorized or 403 ip_not_allowed. */
+  /** Builds the caller of a key from the database as it is now; throws 401 unauthorized or 403 ip_not_allowed. */
   verify(input: VerifyInput): Promise<Actor>;
+  /** The signed-in person behind a website session cookie (a personal Actor), or null. */
+  verifySession(cookieValue: string | null | undefined): Promise<SignedIn | null>;
+  /** That session acting for one of the person's teams; 404 for a team they are not in. */
+  actingForTeam(signedIn: SignedIn, teamId: string): Promise<Actor & { team: NonNullable<Actor['team']> }>;
   keys: ApiKeys;
   limits: Limits;
   close(): Promise<void>;
@@ -21,7 +27,7 @@ export interface Credentials {
 
 export function createCredentials(
   deps: ModuleDeps,
-  others: { accounts: Accounts; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'> },
+  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'> },
 ): Credentials {
   const keys = createApiKeys(deps, others.accounts, others.caches.settlePower);
   // A creator leaving a team loses their team keys in the same transaction (spec "Rules" 2).
@@ -31,6 +37,7 @@ export function createCredentials(
   const limits = createLimits(deps);
   return {
     verify: createVerify(deps, others.caches.power),
+    ...createSessionVerifier(others.sessions, others.accounts),
     keys,
     limits,
     close: () => limits.close(),
@@ -38,8 +45,9 @@ export function createCredentials(
 }
 
 export type { ApiKeyView, KeyKind } from './api-keys/schema.ts';
-export type { CreatedKey, CreateKeyInput } from './api-keys/service.ts';
+export type { CreatedKey, CreateKeyInput, KeyContext } from './api-keys/service.ts';
 export { resourceMetadataUrl, type Surface, unauthorizedError } from './challenge.ts';
 export type { LimitUsage, Limits } from './limits/index.ts';
 export { hashCredential, randomBase62 } from './token.ts';
 export type { VerifyInput } from './verify.ts';
+export { type SignedIn, sessionScopes } from './verify-session.ts';

@@ -36,10 +36,10 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** What "the same request" means (decisions.md "Errors", 422): method, path with query, and body. */
-export function requestFingerprint(method: string, url: string, body: unknown): string {
+/** What "the same request" means (decisions.md "Errors", 422): who sends it, method, path with query, and body. */
+export function requestFingerprint(method: string, url: string, body: unknown, accountId: string): string {
   return createHash('sha256')
-    .update(`${method.toUpperCase()}\n${url}\n`)
+    .update(`${accountId}\n${method.toUpperCase()}\n${url}\n`)
     .update(typeof body === 'string' || Buffer.isBuffer(body) ? body : canonicalJson(body))
     .digest('hex');
 }

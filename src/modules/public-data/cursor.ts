@@ -1,5 +1,6 @@
 // Opaque keyset cursors. A cursor holds the sort it was made for and the sort key of the last row
 // sent, never an offset: rows inserted before that point cannot shift the next page.
+import type { Page } from '../../kernel/schema.ts';
 import { AppError } from '../../kernel/errors.ts';
 
 export type CursorValue = string | number | null;
@@ -34,10 +35,7 @@ export function decodeCursor(raw: string, sort: string, arity: number): CursorVa
 }
 
 /** A page of rows plus the cursor of the next one (null on the last page). */
-export interface Page<T> {
-  data: T[];
-  meta: { nextCursor: string | null };
-}
+export type { Page };
 
 /**
  * Cuts a `limit + 1` fetch to `limit` rows: the extra row only proves a next page exists, so no

@@ -7,6 +7,7 @@ import { createLegislationService } from './service.ts';
 import { createMoneyService } from './service-money.ts';
 
 export type { Page } from './cursor.ts';
+export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
 export * as schemas from './schema.ts';
 
 export type PublicData = ReturnType<typeof createLegislationService> & ReturnType<typeof createMoneyService>;
@@ -16,4 +17,4 @@ export function createPublicData(deps: ModuleDeps): PublicData {
 }
 
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
-export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony } from './service-directory.ts';
+export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';

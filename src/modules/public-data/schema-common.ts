@@ -1,14 +1,10 @@
 // Shared pieces of the public-data schemas: list parameters, the list envelope, nullable fields.
 // These TypeBox objects are JSON Schema: Fastify validates queries and serializes responses with
 // them, and the OpenAPI description is generated from the same objects.
-import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { type TObject, type TProperties, Type } from 'typebox';
+import { ListOf, Nullable, pageParams } from '../../kernel/schema.ts';
 
-/** A nullable primitive, written as a JSON Schema type list (OpenAPI 3.1). */
-export function Nullable<T extends TSchema>(schema: T) {
-  const s = schema as unknown as { type?: string };
-  if (typeof s.type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, type: [s.type, 'null'] });
-  return Type.Union([schema, Type.Null()]);
-}
+export { ListOf, Nullable };
 
 export const NullableString = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 export const DateString = (description: string) => Type.String({ format: 'date', description });
@@ -23,9 +19,9 @@ export const Money = (description: string) => Type.String({ pattern: '^-?[0-9]+\
 
 export const MAX_Q = 200;
 
+/** The page parameters of every list, and `updated_since` on the public record's lists. */
 export const listParams = {
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200 (default 50).' }),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Opaque cursor: `meta.nextCursor` of the previous page.' })),
+  ...pageParams,
   updated_since: Type.Optional(
     Type.String({ format: 'date-time', description: 'Only records whose content changed at or after this ISO 8601 timestamp.' }),
   ),
@@ -43,14 +39,6 @@ export const dateTo = (what: string) => Type.Optional(DateString(`Only ${what} o
 /** A list query schema: the given filters plus limit, cursor and updated_since; nothing else. */
 export function ListQuery<P extends TProperties>(filters: P) {
   return Type.Object({ ...filters, ...listParams }, { additionalProperties: false });
-}
-
-/** The list envelope: `{ data: [...], meta: { nextCursor } }`. */
-export function ListOf<T extends TSchema>(item: T) {
-  return Type.Object({
-    data: Type.Array(item),
-    meta: Type.Object({ nextCursor: Nullable(Type.String({ description: 'Cursor of the next page; null on the last page.' })) }),
-  });
 }
 
 export interface ListInput {

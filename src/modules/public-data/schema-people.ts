@@ -31,8 +31,18 @@ export const BodiesQuery = ListQuery({
   sort: sortParam(['name', '-name'], 'Order: name (default).'),
 });
 
+/**
+ * Every kind of person the service knows, in one list. Alderpersons, officials and lobbyists act in
+ * public capacities; City staff, residents and organization representatives are reachable only
+ * through the team `people.*` operations (residents and representatives with people.private.read).
+ */
+export const personKinds = ['alderperson', 'official', 'staff', 'lobbyist', 'resident', 'organization_rep'] as const;
+export type PersonKind = (typeof personKinds)[number];
 /** People the public API shows; residents and organization representatives never appear here. */
-export const publicPersonKinds = ['alderperson', 'official', 'lobbyist'] as const;
+export const publicPersonKinds = ['alderperson', 'official', 'lobbyist'] as const satisfies readonly PersonKind[];
+/** Who may speak in a meeting's testimony (alderpersons do not testify). */
+export const speakerKinds = ['resident', 'organization_rep', 'official', 'staff', 'lobbyist'] as const satisfies readonly PersonKind[];
+export type SpeakerKind = (typeof speakerKinds)[number];
 
 export const Person = Type.Object({
   id: Type.String(),

@@ -9,7 +9,8 @@ import { paginate } from './keyset.ts';
 import { presentPerson as presentPublicPerson } from './presenters.ts';
 import { personColumns, personSortPlan } from './repo-people.ts';
 import { type Db, tsQuery } from './repo-sql.ts';
-import type { PersonKind } from './tables.ts';
+import type { PersonKind, SpeakerKind } from './schema-people.ts';
+import type { VoteValue } from './tables.ts';
 
 export interface DirectoryPerson {
   id: string;
@@ -32,11 +33,27 @@ export interface DirectoryTestimony {
   matterId: string | null;
   personId: string | null;
   speakerName: string;
-  speakerKind: 'resident' | 'organization_rep' | 'official' | 'staff' | 'lobbyist';
+  speakerKind: SpeakerKind;
   organization: string | null;
   position: 'supports' | 'opposes' | 'neutral' | null;
   mode: 'in_person' | 'virtual' | 'written' | null;
   summary: string | null;
+}
+
+export interface MatterSummary {
+  id: string;
+  recordNumber: string;
+  title: string;
+  status: string | null;
+  latestAction: { date: string | null; name: string; bodyName: string | null; result: string | null } | null;
+}
+
+export interface DirectoryVote {
+  personId: string;
+  rollCallId: string;
+  value: VoteValue;
+  date: string;
+  actionName: string;
 }
 
 type Row = Record<string, any>;
@@ -78,6 +95,17 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
         .executeTakeFirst();
       return row ? presentPerson(row) : null;
     },
+    /** The people of the given kinds among `ids`, in no particular order. */
+    async peopleByIds(ids: readonly string[], kinds: readonly PersonKind[]): Promise<DirectoryPerson[]> {
+      if (ids.length === 0 || kinds.length === 0) return [];
+      const rows = await db
+        .selectFrom('people as p')
+        .select([...personColumns])
+        .where('p.id', 'in', [...ids])
+        .where('p.kind', 'in', [...kinds])
+        .execute();
+      return rows.map(presentPerson);
+    },
     /** Of `ids`, those that name a person of the given kinds. */
     async existingPeople(ids: readonly string[], kinds: readonly PersonKind[]): Promise<Set<string>> {
       if (ids.length === 0 || kinds.length === 0) return new Set();
@@ -94,6 +122,40 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
         .where(sql<boolean>`lower(record_number) in (${sql.join(lowered)})`)
         .execute();
       return new Map(rows.map((r) => [r.record_number.toLowerCase(), { id: r.id, recordNumber: r.record_number, title: r.title }]));
+    },
+    /** Title, status and latest action of matters by record number (case-insensitive), keyed by the lower-cased record number. */
+    async matterSummaries(records: readonly string[]): Promise<Map<string, MatterSummary>> {
+      if (records.length === 0) return new Map();
+      const lowered = [...new Set(records.map((r) => r.toLowerCase()))];
+      const rows = await db
+        .selectFrom('matters as m')
+        .select(['m.id', 'm.record_number', 'm.title', 'm.status'])
+        .select(
+          sql<MatterSummary['latestAction']>`(select json_build_object('date', a.action_date, 'name', a.action_name, 'bodyName', a.body_name, 'result', a.result)
+            from matter_actions a where a.matter_id = m.id order by a.sort desc, a.action_date desc nulls last, a.id desc limit 1)`.as('latest_action'),
+        )
+        .where(sql<boolean>`lower(m.record_number) in (${sql.join(lowered)})`)
+        .execute();
+      return new Map(
+        rows.map((r) => [
+          r.record_number.toLowerCase(),
+          { id: r.id, recordNumber: r.record_number, title: r.title, status: r.status, latestAction: typeof r.latest_action === 'string' ? JSON.parse(r.latest_action) : r.latest_action },
+        ]),
+      );
+    },
+    /** Each vote of these people on a matter, oldest first. */
+    async votesOn(matterId: string, personIds: readonly string[]): Promise<DirectoryVote[]> {
+      if (personIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('votes as v')
+        .innerJoin('roll_calls as r', 'r.id', 'v.roll_call_id')
+        .select(['v.person_id', 'v.value', 'v.date', 'r.action_name', 'r.id as roll_call_id'])
+        .where('v.matter_id', '=', matterId)
+        .where('v.person_id', 'in', [...personIds])
+        .orderBy('v.date')
+        .orderBy('r.id')
+        .execute();
+      return rows.map((r) => ({ personId: r.person_id, rollCallId: r.roll_call_id, value: r.value, date: String(r.date).slice(0, 10), actionName: r.action_name }));
     },
     async body(id: string): Promise<{ id: string; name: string } | null> {
       return (await db.selectFrom('bodies').select(['id', 'name']).where('id', '=', id).executeTakeFirst()) ?? null;

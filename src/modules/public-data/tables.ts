@@ -1,6 +1,7 @@
 // Kysely types of the public-data tables (migrations 0001 and 0002). Only this module's repos
 // touch them; other modules go through index.ts.
 import type { ColumnType, Generated } from 'kysely';
+import type { PersonKind, SpeakerKind } from './schema-people.ts';
 
 /** timestamptz: read as Date, written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -39,7 +40,7 @@ export interface BodiesTable extends Provenance {
   search: Search;
 }
 
-export type PersonKind = 'alderperson' | 'official' | 'staff' | 'lobbyist' | 'resident' | 'organization_rep';
+export type { PersonKind };
 
 export interface PeopleTable extends Provenance {
   id: string;
@@ -179,7 +180,7 @@ export interface TestimonyTable extends Provenance {
   matter_id: string | null;
   person_id: string | null;
   speaker_name: string;
-  speaker_kind: 'resident' | 'organization_rep' | 'official' | 'staff' | 'lobbyist';
+  speaker_kind: SpeakerKind;
   organization: string | null;
   position: 'supports' | 'opposes' | 'neutral' | null;
   mode: 'in_person' | 'virtual' | 'written' | null;

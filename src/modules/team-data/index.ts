@@ -17,4 +17,3 @@ export function createTeamData(deps: ModuleDeps, others: { events?: TeamEvents }
 
 export { TEAM_EVENTS_CHANNEL, type TeamEvent, type TeamEvents, pgNotifyEvents } from './events.ts';
 export * as teamSchemas from './schema.ts';
-export type { SourceOption } from './service-positions.ts';

@@ -2,8 +2,10 @@
 // them before any read of private data or any side effect. Another team's object is never
 // visible, so it is not_found, never forbidden; someone else's note of the same team is forbidden.
 import type { Actor } from '../../kernel/actor.ts';
+import type { Call } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { PersonKindValue, StanceSource } from './schema.ts';
+import { personKinds, speakerKinds } from '../public-data/index.ts';
+import type { PersonKindValue, SpeakerKind, StanceSource } from './schema.ts';
 
 export interface TeamScope {
   teamId: string;
@@ -31,8 +33,9 @@ export function seesPrivatePeople(actor: Actor): boolean {
   return !!actor.team?.features.includes('offices') && actor.scopes.includes('people.private.read');
 }
 
-const publicCapacity: PersonKindValue[] = ['alderperson', 'official', 'staff', 'lobbyist'];
-const privateCapacity: PersonKindValue[] = ['resident', 'organization_rep'];
+/** Residents and organization representatives: private people, seen only with people.private.read. */
+const privateCapacity: readonly PersonKindValue[] = ['resident', 'organization_rep'];
+const publicCapacity: readonly PersonKindValue[] = personKinds.filter((k) => !privateCapacity.includes(k));
 
 /** Kinds of people the people routes show this actor. */
 export function visiblePersonKinds(actor: Actor): PersonKindValue[] {
@@ -40,9 +43,9 @@ export function visiblePersonKinds(actor: Actor): PersonKindValue[] {
 }
 
 /** Speakers whose testimony this actor sees (officials, staff and lobbyists testify in public). */
-export function visibleSpeakerKinds(actor: Actor): ('official' | 'staff' | 'lobbyist' | 'resident' | 'organization_rep')[] {
-  const base = ['official', 'staff', 'lobbyist'] as const;
-  return seesPrivatePeople(actor) ? [...base, 'resident', 'organization_rep'] : [...base];
+export function visibleSpeakerKinds(actor: Actor): SpeakerKind[] {
+  const visible = visiblePersonKinds(actor);
+  return speakerKinds.filter((k) => visible.includes(k));
 }
 
 /** Who may be put on a target list: the people who vote or decide (alderpersons and officials). */
@@ -61,8 +64,7 @@ export function historyAuthor(actor: Actor) {
   };
 }
 
-/** A source other than the route's own is accepted only from the dashboard's signed-in session. */
-export function stanceSource(actor: Actor, routeSource: StanceSource, asked: StanceSource | undefined): StanceSource {
-  if (asked === 'dashboard' && actor.credential.type === 'session') return 'dashboard';
-  return routeSource;
+/** What made a stance change: the dashboard's own pages, else the v2 route family that was called. */
+export function stanceSource(call: Call, routeSource: StanceSource): StanceSource {
+  return call.surface === 'dashboard' ? 'dashboard' : routeSource;
 }

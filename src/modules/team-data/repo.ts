@@ -66,6 +66,12 @@ export async function insertFollow(db: Db, row: { id: string; owner: Owner; type
   return r ?? null;
 }
 
+/** The record ids an owner follows of one type (the team's followed bills). */
+export async function followedRefs(db: Db, owner: Owner, type: FollowsTable['type']): Promise<string[]> {
+  const rows = await whereOwner(db.selectFrom('follows').select('ref_id'), owner).where('type', '=', type).orderBy('seq').execute();
+  return rows.map((r) => r.ref_id);
+}
+
 export async function findFollowByRef(db: Db, owner: Owner, type: string, refId: string) {
   return whereOwner(db.selectFrom('follows').select('id'), owner).where('type', '=', type as FollowsTable['type']).where('ref_id', '=', refId).executeTakeFirst();
 }

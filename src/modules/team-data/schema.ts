@@ -1,9 +1,10 @@
 // The team-data resources and request bodies (decisions.md "Team data", sizes from "Envelopes and
 // limits"). The same TypeBox objects validate requests, filter responses and describe OpenAPI;
 // parse* re-check bodies for callers that are not HTTP routes (the dashboard pages).
-import { type Static, type TSchema, Type } from 'typebox';
-import { Value } from 'typebox/value';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../kernel/errors.ts';
+import { ListOf, Nullable, PageQuery, type PageInput, validate } from '../../kernel/schema.ts';
+import { type PersonKind, personKinds, type SpeakerKind, speakerKinds } from '../public-data/index.ts';
 
 export const MAX_NOTE = 10_000;
 export const MAX_LABEL = 200;
@@ -11,23 +12,13 @@ export const MAX_LAYOUT_BYTES = 64 * 1024;
 export const MAX_TARGETS = 50;
 export const MAX_POSITIONS = 500;
 
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Label = (description: string) => Type.String({ maxLength: MAX_LABEL, description });
 const At = (description: string) => Type.String({ format: 'date-time', description });
 
-export const ListQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200 (default 50).' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Opaque cursor: `meta.nextCursor` of the previous page.' })),
-  },
-  { additionalProperties: false },
-);
-export type ListInput = Static<typeof ListQuery>;
-
-export function ListOf<T extends TSchema>(item: T) {
-  return Type.Object({ data: Type.Array(item), meta: Type.Object({ nextCursor: Nullable(Type.String()) }) });
-}
+export const ListQuery = PageQuery({});
+export type ListInput = PageInput;
+export { ListOf };
 
 export const followTypes = ['legislation', 'person', 'body', 'search'] as const;
 export const Follow = Type.Object({
@@ -99,6 +90,18 @@ export const StanceBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A bill the team follows or has a position on, with its public status (the dashboard's Legislation). */
+export const Bill = Type.Object({
+  recordNumber: Type.String(),
+  title: Nullable(Type.String()),
+  status: Nullable(Type.String()),
+  latestAction: Nullable(
+    Type.Object({ date: Nullable(Type.String({ format: 'date' })), name: Type.String(), bodyName: Nullable(Type.String()), result: Nullable(Type.String()) }),
+  ),
+  position: Nullable(Position),
+});
+export const BillsList = Type.Object({ data: Type.Array(Bill) });
+
 export const Targets = Type.Object({
   onTargetList: Type.Array(Type.String(), { description: 'Person ids, in the order they were added.' }),
   contacted: Type.Array(Type.String(), { description: 'The subset of onTargetList already contacted.' }),
@@ -107,6 +110,21 @@ export const TargetsBody = Type.Object(
   { personIds: Type.Array(Id('Person id of an alderperson or other official.'), { minItems: 1, maxItems: MAX_TARGETS }) },
   { additionalProperties: false },
 );
+
+/** A bill's target list with each target's name, contacted mark and votes on the bill. */
+export const TargetBoard = Type.Object({
+  recordNumber: Type.String(),
+  title: Type.String(),
+  targets: Type.Array(
+    Type.Object({
+      personId: Type.String(),
+      name: Type.String(),
+      ward: Nullable(Type.Integer()),
+      contacted: Type.Boolean(),
+      votes: Type.Array(Type.Object({ rollCallId: Type.String(), value: Type.String(), date: Type.String({ format: 'date' }), actionName: Type.String() })),
+    }),
+  ),
+});
 
 const Ref = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Day = Type.String({ format: 'date' });
@@ -167,8 +185,8 @@ export const DashboardPatch = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const allPersonKinds = ['alderperson', 'official', 'staff', 'lobbyist', 'resident', 'organization_rep'] as const;
-export type PersonKindValue = (typeof allPersonKinds)[number];
+export const allPersonKinds = personKinds;
+export type PersonKindValue = PersonKind;
 export const TeamPerson = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -195,7 +213,7 @@ export const Testimony = Type.Object({
   id: Type.String(),
   meetingId: Type.String(),
   matterId: Nullable(Type.String()),
-  speaker: Type.Object({ name: Type.String(), kind: Type.Enum(['resident', 'organization_rep', 'official', 'staff', 'lobbyist']), organization: Nullable(Type.String()) }),
+  speaker: Type.Object({ name: Type.String(), kind: Type.Enum([...speakerKinds]), organization: Nullable(Type.String()) }),
   position: Nullable(Type.Enum(['supports', 'opposes', 'neutral'])),
   mode: Nullable(Type.Enum(['in_person', 'virtual', 'written'])),
   summary: Nullable(Type.String()),
@@ -211,34 +229,26 @@ export type PositionOut = Static<typeof Position>;
 export type PositionIn = Static<typeof PositionInput>;
 export type StanceRecordOut = Static<typeof StanceRecord>;
 export type TargetsOut = Static<typeof Targets>;
+export type BillOut = Static<typeof Bill>;
+export type TargetBoardOut = Static<typeof TargetBoard>;
 export type DashboardOut = Static<typeof Dashboard>;
 export type DashboardInput = Static<typeof DashboardCreate>;
 export type DashboardChange = Static<typeof DashboardPatch>;
 export type TeamPersonOut = Static<typeof TeamPerson>;
 export type PeopleInput = Static<typeof PeopleQuery>;
 export type TestimonyOut = Static<typeof Testimony>;
-
-/**
- * Checks a body against its schema; the first problem becomes a 400 naming where it is. Routes
- * validate before the service runs; this is the same check for callers that are not routes.
- */
-export function parse<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
-  if (Value.Check(schema, value)) return value as Static<T>;
-  const first = [...Value.Errors(schema, value)].find((e) => e.keyword !== 'boolean' && e.keyword !== 'anyOf') ?? [...Value.Errors(schema, value)][0];
-  const where = first?.instancePath ? ` at ${first.instancePath}` : '';
-  throw new AppError('invalid_request', `Invalid ${what}${where}: ${first?.message ?? 'does not match the schema'}.`);
-}
+export type { SpeakerKind };
 
 /** A layout must fit in 64 KiB of JSON (decisions.md) and widget ids are unique within it. */
 export function parseLayout(value: unknown): LayoutValue {
-  const layout = parse(Layout, value, 'layout');
+  const layout = validate(Layout, value, 'layout');
   const bytes = Buffer.byteLength(JSON.stringify(layout), 'utf8');
   if (bytes > MAX_LAYOUT_BYTES) throw new AppError('invalid_request', `The layout is ${bytes} bytes of JSON; at most ${MAX_LAYOUT_BYTES} are allowed.`);
   const ids = new Set<string>();
   layout.widgets.forEach((w, i) => {
     if (ids.has(w.id)) throw new AppError('invalid_request', `Widget id "${w.id}" appears twice in the layout.`);
     ids.add(w.id);
-    parse(Settings[w.kind], w.settings, `settings of widget ${i} (${w.kind})`);
+    validate(Settings[w.kind], w.settings, `settings of widget ${i} (${w.kind})`);
   });
   return layout;
 }

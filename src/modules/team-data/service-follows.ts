@@ -2,12 +2,11 @@
 // against the public data before it is stored: an unknown record number, person or body is 404.
 import type { Actor } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { requireOperation } from '../../kernel/operations.ts';
 import type { Kit } from './kit.ts';
 import * as policy from './policy.ts';
 import { presentFollow } from './presenters.ts';
 import * as repo from './repo.ts';
-import { type FollowInput, type FollowOut, FollowCreate, type ListInput, MAX_LABEL, parse } from './schema.ts';
+import { type FollowInput, type FollowOut, type ListInput, MAX_LABEL } from './schema.ts';
 
 export type FollowPage = { data: FollowOut[]; meta: { nextCursor: string | null } };
 
@@ -38,8 +37,7 @@ export function createFollowsService(kit: Kit) {
     }
   }
 
-  async function create(owner: repo.Owner, actor: Actor, raw: FollowInput): Promise<FollowOut> {
-    const input = parse(FollowCreate, raw, 'follow');
+  async function create(owner: repo.Owner, actor: Actor, input: FollowInput): Promise<FollowOut> {
     const { refId, label: fallback } = await resolve(input);
     const label = (input.label?.trim() || fallback).slice(0, MAX_LABEL);
     const row = await repo.insertFollow(db, { id: kit.newId('fol'), owner, type: input.type, refId, label, createdBy: actor.account.id, at: kit.clock.now() });
@@ -63,32 +61,26 @@ export function createFollowsService(kit: Kit) {
   return {
     personalFollows: {
       async list(actor: Actor, input: ListInput): Promise<FollowPage> {
-        requireOperation(actor, 'me.follows.list');
         return list({ accountId: policy.personalAccountOf(actor) }, input);
       },
       async create(actor: Actor, input: FollowInput): Promise<FollowOut> {
-        requireOperation(actor, 'me.follows.create');
         return create({ accountId: policy.personalAccountOf(actor) }, actor, input);
       },
       async remove(actor: Actor, input: { id: string }) {
-        requireOperation(actor, 'me.follows.delete');
         return remove({ accountId: policy.personalAccountOf(actor) }, input.id);
       },
     },
     teamFollows: {
       async list(actor: Actor, input: ListInput): Promise<FollowPage> {
-        requireOperation(actor, 'team.follows.list');
         return list({ teamId: policy.teamOf(actor) }, input);
       },
       async create(actor: Actor, input: FollowInput): Promise<FollowOut> {
-        requireOperation(actor, 'team.follows.create');
         const teamId = policy.teamOf(actor);
         const follow = await create({ teamId }, actor, input);
         await kit.emit({ teamId, kind: 'follow', action: 'created', id: follow.id });
         return follow;
       },
       async remove(actor: Actor, input: { id: string }) {
-        requireOperation(actor, 'team.follows.delete');
         const teamId = policy.teamOf(actor);
         const done = await remove({ teamId }, input.id);
         await kit.emit({ teamId, kind: 'follow', action: 'deleted', id: input.id });

@@ -3,7 +3,6 @@
 // actor may not see does not exist for them (404), like any other hidden object.
 import type { Actor } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { requireOperation } from '../../kernel/operations.ts';
 import type { Kit } from './kit.ts';
 import * as policy from './policy.ts';
 import { presentPerson, presentTestimony } from './presenters.ts';
@@ -13,7 +12,6 @@ export function createPeopleService(kit: Kit) {
   const { directory } = kit;
   return {
     async list(actor: Actor, input: PeopleInput) {
-      requireOperation(actor, 'people.team.list');
       const visible = policy.visiblePersonKinds(actor);
       if (input.kind !== undefined && !visible.includes(input.kind)) {
         throw new AppError('forbidden', 'Residents and organization representatives need the people.private.read scope on a team with the offices feature.');
@@ -22,13 +20,11 @@ export function createPeopleService(kit: Kit) {
       return { data: page.data.map(presentPerson), meta: page.meta };
     },
     async get(actor: Actor, input: { id: string }): Promise<TeamPersonOut> {
-      requireOperation(actor, 'people.team.read');
       const person = await directory.person(input.id, policy.visiblePersonKinds(actor));
       if (!person) throw new AppError('not_found', `No person "${input.id}".`);
       return presentPerson(person);
     },
     async testimony(actor: Actor, input: { meetingId: string }): Promise<{ data: TestimonyOut[] }> {
-      requireOperation(actor, 'testimony.list');
       const rows = await directory.testimony(input.meetingId, policy.visibleSpeakerKinds(actor));
       if (!rows) throw new AppError('not_found', `No meeting "${input.meetingId}".`);
       return { data: rows.map(presentTestimony) };

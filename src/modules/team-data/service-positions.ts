@@ -4,20 +4,16 @@
 // advisory lock, so concurrent changes queue and each history entry's `previous` is exact.
 import { sql } from 'kysely';
 import type { Actor } from '../../kernel/actor.ts';
+import type { Call } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { requireOperation } from '../../kernel/operations.ts';
 import type { Kit } from './kit.ts';
 import * as policy from './policy.ts';
 import { presentPosition, presentStance } from './presenters.ts';
 import * as repo from './repo.ts';
 import * as prepo from './repo-positions.ts';
-import { type ListInput, type PositionIn, PositionsBody, type PositionOut, parse, type StanceRecordOut, type StanceSource, type StanceValue } from './schema.ts';
+import type { ListInput, PositionIn, PositionOut, StanceRecordOut, StanceSource, StanceValue } from './schema.ts';
 
 type Change = { kind: 'created' | 'updated' | 'deleted'; id: string };
-export interface SourceOption {
-  /** 'dashboard' when the dashboard's own pages make the change (session actors only). */
-  source?: StanceSource;
-}
 
 export function createPositionsService(kit: Kit) {
   const { db } = kit;
@@ -64,11 +60,9 @@ export function createPositionsService(kit: Kit) {
     for (const c of changes) await kit.emit({ teamId, kind, action: c.kind, id: c.id });
   }
 
-  async function write(actor: Actor, raw: { positions: PositionIn[] }, replace: boolean, options: SourceOption): Promise<{ data: PositionOut[] }> {
-    requireOperation(actor, replace ? 'team.positions.replace' : 'team.positions.upsert');
+  async function write(actor: Actor, body: { positions: PositionIn[] }, replace: boolean, call: Call): Promise<{ data: PositionOut[] }> {
     const teamId = policy.teamOf(actor);
-    const body = parse(PositionsBody, raw, 'positions');
-    const source = policy.stanceSource(actor, 'v2.positions', options.source);
+    const source = policy.stanceSource(call, 'v2.positions');
     const wanted = await resolveAll(body.positions);
     const changes: Change[] = [];
     const rows = await db.transaction().execute(async (trx) => {
@@ -100,19 +94,17 @@ export function createPositionsService(kit: Kit) {
   return {
     positions: {
       async list(actor: Actor, input: ListInput) {
-        requireOperation(actor, 'team.positions.list');
         const teamId = policy.teamOf(actor);
         const rows = await prepo.listPositions(db, teamId, input.limit, repo.decodeCursor(input.cursor));
         return repo.page(rows, input.limit, presentPosition);
       },
       /** PUT: the body becomes the team's whole set; positions not in it are cleared. */
-      replace: (actor: Actor, input: { positions: PositionIn[] }, options: SourceOption = {}) => write(actor, input, true, options),
+      replace: (actor: Actor, input: { positions: PositionIn[] }, call: Call) => write(actor, input, true, call),
       /** POST: adds or updates the positions in the body, by record number. */
-      upsert: (actor: Actor, input: { positions: PositionIn[] }, options: SourceOption = {}) => write(actor, input, false, options),
-      async remove(actor: Actor, input: { id: string }, options: SourceOption = {}) {
-        requireOperation(actor, 'team.positions.delete');
+      upsert: (actor: Actor, input: { positions: PositionIn[] }, call: Call) => write(actor, input, false, call),
+      async remove(actor: Actor, input: { id: string }, call: Call) {
         const teamId = policy.teamOf(actor);
-        const source = policy.stanceSource(actor, 'v2.positions', options.source);
+        const source = policy.stanceSource(call, 'v2.positions');
         const change = await db.transaction().execute(async (trx) => {
           await lockTeamPositions(trx, teamId);
           const row = await prepo.findPosition(trx, teamId, { id: input.id });
@@ -125,17 +117,13 @@ export function createPositionsService(kit: Kit) {
     },
     stance: {
       async get(actor: Actor, input: { record: string }): Promise<StanceRecordOut> {
-        requireOperation(actor, 'team.stance.read');
         const teamId = policy.teamOf(actor);
         const m = await kit.matter(input.record);
         return stanceRecord(db, teamId, m.recordNumber, m.id);
       },
-      async set(actor: Actor, input: { record: string; stance: StanceValue; label?: string | undefined }, options: SourceOption = {}): Promise<StanceRecordOut> {
-        requireOperation(actor, 'team.stance.set');
+      async set(actor: Actor, input: { record: string; stance: StanceValue; label?: string | undefined }, call: Call): Promise<StanceRecordOut> {
         const teamId = policy.teamOf(actor);
-        if (input.stance !== 'supports' && input.stance !== 'opposes') throw new AppError('invalid_request', 'stance must be "supports" or "opposes".');
-        if (input.label !== undefined && input.label.length > 200) throw new AppError('invalid_request', 'label must be at most 200 characters.');
-        const source = policy.stanceSource(actor, 'v2.stance', options.source);
+        const source = policy.stanceSource(call, 'v2.stance');
         const m = await kit.matter(input.record);
         const { record, change } = await db.transaction().execute(async (trx) => {
           await lockTeamPositions(trx, teamId);
@@ -145,10 +133,9 @@ export function createPositionsService(kit: Kit) {
         if (change) await announce(teamId, 'stance', [change]);
         return record;
       },
-      async clear(actor: Actor, input: { record: string }, options: SourceOption = {}) {
-        requireOperation(actor, 'team.stance.clear');
+      async clear(actor: Actor, input: { record: string }, call: Call) {
         const teamId = policy.teamOf(actor);
-        const source = policy.stanceSource(actor, 'v2.stance', options.source);
+        const source = policy.stanceSource(call, 'v2.stance');
         const m = await kit.matter(input.record);
         const change = await db.transaction().execute(async (trx) => {
           await lockTeamPositions(trx, teamId);

@@ -1,9 +1,10 @@
-// The team-data services, composed over one kit. Every function takes `(actor, input)`, checks the
-// operation (scope, context, feature, role: the same check the routes' guard makes, so the
-// dashboard pages calling these directly meet the same gates) and the object policy first.
+// The team-data services, composed over one kit. Every function takes `(actor, input)` and applies
+// the object policy (gate 3) first. They run only as operations (operations.ts) performed through
+// kernel/perform.ts, which has already checked scope, context, feature and role (gate 2).
 import type { Kit } from './kit.ts';
 import { createDashboardsService } from './service-dashboards.ts';
 import { createFollowsService } from './service-follows.ts';
+import { createLegislationService } from './service-legislation.ts';
 import { createNotesService } from './service-notes.ts';
 import { createPeopleService } from './service-people.ts';
 import { createPositionsService } from './service-positions.ts';
@@ -21,6 +22,7 @@ export function createTeamDataService(kit: Kit) {
     targets: createTargetsService(kit),
     dashboards: createDashboardsService(kit),
     people: createPeopleService(kit),
+    legislation: createLegislationService(kit),
   };
 }
 

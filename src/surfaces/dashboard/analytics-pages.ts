@@ -45,17 +45,16 @@ function baseVersionOf(body: unknown): number {
 }
 
 export function analyticsPages(ctx: AppContext) {
-  const td = ctx.services.teamData;
   const chartOf = widgetCharts(ctx);
 
   async function widgetView(v: TeamViewer, d: Dashboard, w: Widget): Promise<Html> {
     const chart = await section(() => chartOf(w));
-    const remove = html`<form method="post" action="${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}/widgets/${encodeURIComponent(w.id)}/remove" data-live-form>${csrfField(v.session.info.csrfToken)}<input type="hidden" name="baseVersion" value="${d.version}"><button type="submit">Remove this chart</button></form>`;
+    const remove = html`<form method="post" action="${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}/widgets/${encodeURIComponent(w.id)}/remove" data-live-form>${csrfField(v.csrfToken)}<input type="hidden" name="baseVersion" value="${d.version}"><button type="submit">Remove this chart</button></form>`;
     return html`<div class="widget" id="widget-${w.id}" data-kind="${w.kind}">${chart.ok ? barChart(chart.value) : notice(`${kindNames[w.kind]}: ${chart.message}`)}${remove}</div>`;
   }
 
   async function dashboardView(v: TeamViewer, d: Dashboard): Promise<Html> {
-    const token = v.session.info.csrfToken;
+    const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}`;
     const widgets = [...d.layout.widgets].sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
     const views = [];
@@ -74,7 +73,7 @@ ${settingFields.map((n) => html`<label>${n} <input name="${n}" maxlength="200"><
 
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const { dashId } = request.params as { dashId?: string };
-    const list = await section(() => all<Dashboard>((cursor) => td.dashboards.list(v.actor, { limit: 200, cursor })));
+    const list = await section(() => all<Dashboard>((cursor) => v.perform('team.dashboards.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const base = `${teamBase(v.teamId)}/analytics`;
     let region: Html;
     if (!list.ok) region = notice(list.message);
@@ -82,7 +81,7 @@ ${settingFields.map((n) => html`<label>${n} <input name="${n}" maxlength="200"><
       const current = dashId ? list.value.find((d) => d.id === dashId) : undefined;
       if (dashId && !current) throw new AppError('not_found', `No dashboard "${dashId}".`);
       region = html`<ul>${list.value.map((d) => html`<li><a href="${base}/${encodeURIComponent(d.id)}" ${d.id === dashId ? html`aria-current="page"` : ''}>${d.name}</a> <span class="muted">(${d.layout.widgets.length} charts, version ${d.version})</span></li>`)}</ul>
-<form method="post" action="${base}" data-live-form>${csrfField(v.session.info.csrfToken)}<label>New dashboard <input name="name" required maxlength="200"></label><button type="submit">Create</button></form>
+<form method="post" action="${base}" data-live-form>${csrfField(v.csrfToken)}<label>New dashboard <input name="name" required maxlength="200"></label><button type="submit">Create</button></form>
 ${current ? await dashboardView(v, current) : ''}`;
     }
     return sendDashboardPage(reply, status, dashboardPage(request, v, 'analytics', 'Analytics', region, state));
@@ -103,7 +102,7 @@ ${current ? await dashboardView(v, current) : ''}`;
       const v = (await teamViewer(ctx, request, reply))!;
       let created: Dashboard;
       try {
-        created = await td.dashboards.create(v.actor, { name: field(request.body, 'name').trim() });
+        created = await v.perform('team.dashboards.create', { name: field(request.body, 'name').trim() });
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
         return render(request, reply, v, { error: err.message }, err.status);
@@ -119,8 +118,8 @@ ${current ? await dashboardView(v, current) : ''}`;
         const id = params.dashId!;
         return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/analytics/${encodeURIComponent(id)}`, async () => {
           const baseVersion = baseVersionOf(request.body);
-          const d = await td.dashboards.get(v.actor, { id });
-          await td.dashboards.update(v.actor, { id, change: { baseVersion, layout: next(d, request.body, params) as teamSchemas.LayoutValue } });
+          const d = await v.perform('team.dashboards.read', { id });
+          await v.perform('team.dashboards.update', { id, change: { baseVersion, layout: next(d, request.body, params) as teamSchemas.LayoutValue } });
         });
       });
 
@@ -144,7 +143,7 @@ ${current ? await dashboardView(v, current) : ''}`;
     app.post('/dashboard/:teamId/analytics/:dashId/delete', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { dashId } = request.params as { dashId: string };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/analytics`, () => td.dashboards.remove(v.actor, { id: dashId }));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/analytics`, () => v.perform('team.dashboards.delete', { id: dashId }));
     });
   };
 }

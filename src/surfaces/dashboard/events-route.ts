@@ -26,7 +26,7 @@ export function eventsRoute(ctx: AppContext, options: { heartbeatMs?: number } =
         teamId: v.teamId,
         accountId: v.actor.account.id,
         async stillAllowed() {
-          if (!(await ctx.services.sessions.resolve(v.session.token))) return false;
+          if (!(await ctx.services.sessions.resolve(v.token))) return false;
           return (await ctx.services.accounts.members.roleOf(v.teamId, v.actor.account.id)) !== null;
         },
         deliver(event: LiveEvent) {

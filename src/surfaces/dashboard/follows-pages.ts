@@ -13,20 +13,19 @@ import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
 const typeNames: Record<string, string> = { legislation: 'Bill (record number)', person: 'Person (id)', body: 'Committee or council (body id)', search: 'Search (query)' };
 
 export function followsPages(ctx: AppContext) {
-  const td = ctx.services.teamData;
 
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
-    const list = await section(() => all<teamSchemas.FollowOut>((cursor) => td.teamFollows.list(v.actor, { limit: 200, cursor })));
-    const token = v.session.info.csrfToken;
+    const list = await section(() => all<teamSchemas.FollowOut>((cursor) => v.perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
+    const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/follows`;
     const row = (f: teamSchemas.FollowOut) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td>${f.label}</td><td>${formatTime(f.createdAt)}</td>
-<td>${v.manager ? html`<form method="post" action="${base}/${encodeURIComponent(f.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Unfollow</button></form>` : ''}</td></tr>`;
+<td>${v.may('team.follows.create') ? html`<form method="post" action="${base}/${encodeURIComponent(f.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Unfollow</button></form>` : ''}</td></tr>`;
     const region = !list.ok
       ? notice(list.message)
-      : html`${v.manager ? '' : notice('Only team owners and admins can change what the team follows.')}
+      : html`${v.may('team.follows.create') ? '' : notice('Only team owners and admins can change what the team follows.')}
 ${list.value.length ? html`<table><thead><tr><th>Type</th><th>Follows</th><th>Label</th><th>Since</th><th></th></tr></thead><tbody>${list.value.map(row)}</tbody></table>` : html`<p>The team follows nothing yet.</p>`}
 ${
-  v.manager
+  v.may('team.follows.create')
     ? html`<h2>Follow something</h2><form method="post" action="${base}" data-live-form>${csrfField(token)}
 <label>What <select name="type">${teamSchemas.followTypes.map((t) => html`<option value="${t}">${typeNames[t]}</option>`)}</select></label>
 <label>Record number, id or query <input name="refId" required maxlength="200"></label>
@@ -48,12 +47,12 @@ ${
       const v = (await teamViewer(ctx, request, reply))!;
       const label = field(request.body, 'label').trim();
       const input = { type: field(request.body, 'type') as 'legislation', refId: field(request.body, 'refId'), ...(label ? { label } : {}) };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/follows`, () => td.teamFollows.create(v.actor, input));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/follows`, () => v.perform('team.follows.create', input));
     });
     app.post('/dashboard/:teamId/follows/:id/remove', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/follows`, () => td.teamFollows.remove(v.actor, { id }));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/follows`, () => v.perform('team.follows.delete', { id }));
     });
   };
 }

@@ -29,13 +29,12 @@ function subjectFields(current: teamSchemas.NoteOut['subject']): Html {
 }
 
 export function notesPages(ctx: AppContext) {
-  const td = ctx.services.teamData;
 
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
-    const list = await section(() => all<teamSchemas.NoteOut>((cursor) => td.notes.list(v.actor, { limit: 200, cursor })));
+    const list = await section(() => all<teamSchemas.NoteOut>((cursor) => v.perform('team.notes.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const team = await ctx.services.accounts.teams.get(asAccount(v.actor.account.id), v.teamId);
     const names = new Map(team.members.map((m) => [m.accountId, m.name ?? m.email]));
-    const token = v.session.info.csrfToken;
+    const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/notes`;
     const me = v.actor.account.id;
     const item = (n: teamSchemas.NoteOut) => html`<article id="note-${n.id}" class="note">
@@ -69,19 +68,19 @@ ${
     });
     app.post('/dashboard/:teamId/notes', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      return act(v, reply, again(request, reply), back(v), () => td.notes.create(v.actor, { body: field(request.body, 'body'), subject: subjectOf(request.body) }));
+      return act(v, reply, again(request, reply), back(v), () => v.perform('team.notes.create', { body: field(request.body, 'body'), subject: subjectOf(request.body) }));
     });
     app.post('/dashboard/:teamId/notes/:id', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
       return act(v, reply, again(request, reply), back(v), () =>
-        td.notes.update(v.actor, { id, change: { body: field(request.body, 'body'), subject: subjectOf(request.body) } }),
+        v.perform('team.notes.update', { id, change: { body: field(request.body, 'body'), subject: subjectOf(request.body) } }),
       );
     });
     app.post('/dashboard/:teamId/notes/:id/delete', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
-      return act(v, reply, again(request, reply), back(v), () => td.notes.remove(v.actor, { id }));
+      return act(v, reply, again(request, reply), back(v), () => v.perform('team.notes.delete', { id }));
     });
   };
 }

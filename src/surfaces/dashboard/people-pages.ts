@@ -26,7 +26,6 @@ function text(query: Record<string, unknown>, name: string): string | undefined 
 }
 
 export function peoplePages(ctx: AppContext) {
-  const td = ctx.services.teamData;
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/dashboard/:teamId/people', async (request, reply) => {
       const v = await teamViewer(ctx, request, reply);
@@ -36,7 +35,7 @@ export function peoplePages(ctx: AppContext) {
       const cursor = text(query, 'cursor');
       const kind = text(query, 'kind');
       if (kind !== undefined && !(teamSchemas.allPersonKinds as readonly string[]).includes(kind)) throw new AppError('invalid_request', `Unknown kind of person "${kind}".`);
-      const list = await section(() => td.people.list(v.actor, { limit: 50, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}), ...(kind ? { kind: kind as 'staff' } : {}) }));
+      const list = await section(() => v.perform('people.team.list', { limit: 50, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}), ...(kind ? { kind: kind as 'staff' } : {}) }));
       const base = `${teamBase(v.teamId)}/people`;
       const next = list.ok && list.value.meta.nextCursor ? `${base}?${new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), cursor: list.value.meta.nextCursor })}` : null;
       const region = !list.ok

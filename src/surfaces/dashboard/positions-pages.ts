@@ -11,16 +11,15 @@ import { act, dashboardPage, notice, type PageState, sendDashboardPage, stanceTe
 import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
 
 export function positionsPages(ctx: AppContext) {
-  const td = ctx.services.teamData;
 
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
-    const list = await section(() => all<teamSchemas.PositionOut>((cursor) => td.positions.list(v.actor, { limit: 200, cursor })));
-    const token = v.session.info.csrfToken;
+    const list = await section(() => all<teamSchemas.PositionOut>((cursor) => v.perform('team.positions.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
+    const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/positions`;
     const row = (p: teamSchemas.PositionOut) => html`<tr id="position-${p.id}" data-record="${p.recordId}">
 <td><strong>${p.recordId}</strong></td><td>${stanceText(p.stance)}</td><td>${p.label}</td><td>${formatTime(p.updatedAt)}</td>
 <td>${
-      v.manager
+      v.may('team.positions.upsert')
         ? html`<form method="post" action="${base}" data-live-form>${csrfField(token)}<input type="hidden" name="record" value="${p.recordId}">
 <select name="stance"><option value="supports" ${p.stance === 'supports' ? 'selected' : ''}>Supports</option><option value="opposes" ${p.stance === 'opposes' ? 'selected' : ''}>Opposes</option></select>
 <input name="label" value="${p.label}" maxlength="200" aria-label="Label"><button type="submit">Save</button></form>
@@ -29,10 +28,10 @@ export function positionsPages(ctx: AppContext) {
     }</td></tr>`;
     const region = !list.ok
       ? notice(list.message)
-      : html`${v.manager ? '' : notice('Only team owners and admins can change positions.')}
+      : html`${v.may('team.positions.upsert') ? '' : notice('Only team owners and admins can change positions.')}
 ${list.value.length ? html`<table><thead><tr><th>Bill</th><th>Stance</th><th>Label</th><th>Updated</th><th></th></tr></thead><tbody>${list.value.map(row)}</tbody></table>` : html`<p>No positions yet.</p>`}
 ${
-  v.manager
+  v.may('team.positions.upsert')
     ? html`<h2>Add a position</h2><form method="post" action="${base}" data-live-form>${csrfField(token)}
 <label>Record number <input name="record" required maxlength="200"></label>
 <label>Stance <select name="stance"><option value="supports">Supports</option><option value="opposes">Opposes</option></select></label>
@@ -53,12 +52,12 @@ ${
     app.post('/dashboard/:teamId/positions', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const position = { recordId: field(request.body, 'record').trim(), stance: field(request.body, 'stance') as 'supports', label: field(request.body, 'label').trim() };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => td.positions.upsert(v.actor, { positions: [position] }, { source: 'dashboard' }));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => v.perform('team.positions.upsert', { positions: [position] }));
     });
     app.post('/dashboard/:teamId/positions/:id/remove', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => td.positions.remove(v.actor, { id }, { source: 'dashboard' }));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => v.perform('team.positions.delete', { id }));
     });
   };
 }

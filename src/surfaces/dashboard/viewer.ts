@@ -1,31 +1,75 @@
-// Who is looking at a team's dashboard: the signed-in person acting for that team, as the same
-// Actor a v2 request with their session would get, so every page calls the team-data services
-// with the same gates as v2. Someone who is not a member of the team gets a plain 404.
+// Who is looking at a team's dashboard: the signed-in person acting for that team — the same
+// Actor a v2 request with their session gets (modules/credentials) — and the operations the
+// pages perform as them, through the same gates as every surface. Someone who is not a member of
+// the team gets a plain 404.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId, OperationInput, OperationOutput } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { signedIn, type WebSession } from '../web/security.ts';
+import { signedIn } from '../web/security.ts';
+
+/**
+ * Every operation the dashboard's pages perform: the dashboard's bindings of the catalogue. A page
+ * can perform nothing else (`perform` takes only these ids).
+ */
+export const dashboardOperations = [
+  'team.legislation.list',
+  'team.stance.set',
+  'team.stance.clear',
+  'team.positions.list',
+  'team.positions.upsert',
+  'team.positions.delete',
+  'team.follows.list',
+  'team.follows.create',
+  'team.follows.delete',
+  'team.notes.list',
+  'team.notes.create',
+  'team.notes.update',
+  'team.notes.delete',
+  'team.targets.board',
+  'team.targets.add',
+  'team.targets.remove',
+  'team.targets.contacted.add',
+  'team.targets.contacted.remove',
+  'team.dashboards.list',
+  'team.dashboards.read',
+  'team.dashboards.create',
+  'team.dashboards.update',
+  'team.dashboards.delete',
+  'people.team.list',
+  'people.public.list',
+] as const satisfies readonly OperationId[];
+export type DashboardOperation = (typeof dashboardOperations)[number];
 
 export interface TeamViewer {
-  session: WebSession;
   actor: Actor & { team: NonNullable<Actor['team']> };
   teamId: string;
-  /** Owners and admins change follows, positions, stances and targets (spec "v2 rules" 5). */
-  manager: boolean;
+  /** The session's token (the live stream re-checks the session with it) and its CSRF token. */
+  token: string;
+  csrfToken: string;
+  /** Performs an operation as this person for this team. */
+  perform<Id extends DashboardOperation>(id: Id, input: OperationInput<Id>): Promise<OperationOutput<Id>>;
+  /** Whether the person may perform it now (which forms a page offers). */
+  may(id: DashboardOperation): boolean;
 }
-
-export const noSuchTeam = () => new AppError('not_found', 'No such team.');
 
 /** The viewer, or null after a 303 to sign-in (GET); 404 for anyone outside the team. */
 export async function teamViewer(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<TeamViewer | null> {
   const session = signedIn(request, reply);
   if (!session) return null;
   const { teamId } = request.params as { teamId: string };
-  const actor = await ctx.services.sessions.actorFromSession(session.token, { teamId });
-  if (!actor?.team) throw noSuchTeam();
-  const team = actor.team;
-  return { session, actor: { ...actor, team }, teamId: team.id, manager: team.role === 'owner' || team.role === 'admin' };
+  const actor = await ctx.services.credentials.actingForTeam(session, teamId);
+  // The website's own pages are not counted against the limits of API credentials.
+  const options = { call: { surface: 'dashboard' as const }, count: false };
+  return {
+    actor,
+    teamId: actor.team.id,
+    token: session.token,
+    csrfToken: session.csrfToken,
+    perform: async (id, input) => (await ctx.operations.perform(actor, id, input, options)).result as never,
+    may: (id) => ctx.operations.mayPerform(actor, id),
+  };
 }
 
 /** A read a page shows a section of: its value, or the service's refusal as a message to show. */
@@ -38,7 +82,7 @@ export async function section<T>(read: () => Promise<T>): Promise<{ ok: true; va
   }
 }
 
-/** Every page of a list service (the dashboard shows whole sets, which are small per team). */
+/** Every page of a list (the dashboard shows whole sets, which are small per team). */
 export async function all<T>(list: (cursor: string | undefined) => Promise<{ data: T[]; meta: { nextCursor: string | null } }>): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;

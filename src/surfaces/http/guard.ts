@@ -1,18 +1,28 @@
-// Gates 1 and 2 for every JSON route: who is calling (credentials.verify builds the Actor from the
-// database as it is now) and what the credential may do (requireOperation). Then the limits.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// The gates of every JSON route, wired into Fastify's lifecycle: who is calling (gate 1, on
+// request, before any body is read: modules/credentials builds the Actor), then, before the
+// route's input is validated, the operation is admitted (gate 2 and the limits, kernel/perform.ts).
+// An unauthenticated caller learns nothing about a route's inputs, and parses no body.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
+import type { SurfaceName } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitClass, type OperationId, operations, requireOperation } from '../../kernel/operations.ts';
+import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
+import type { LimitClass } from '../../kernel/operations.ts';
+import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
 import { clientIp } from './client-ip.ts';
-import { setLimitHeaders } from '../../kernel/limit-state.ts';
 import { writeMethods } from './route.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Who is calling (set on request by the surface's authentication). */
     actor?: Actor;
+    /** The admitted operation of this request. */
+    admission?: Admission;
+    /** The caller's limits once this request was counted. */
+    limitState?: LimitState;
   }
 }
 
@@ -58,6 +68,9 @@ export function presentedCredential(request: FastifyRequest, allowApiKeyHeader: 
 }
 
 export interface GuardOptions {
+  /** Which surface the routes belong to: v1 or v2 (it is recorded with what they do). */
+  name: SurfaceName;
+  /** The protected resource its 401 points at. */
   surface: Surface;
   allowApiKeyHeader: boolean;
   /**
@@ -69,19 +82,14 @@ export interface GuardOptions {
 
 /** How a surface turns the dashboard's session cookie into an Actor (surfaces/v2/session-auth.ts). */
 export interface SessionAuth {
-  /** The actor of the session the request carries, or null when it carries none (or a dead one). */
-  actor(request: FastifyRequest): Promise<Actor | null>;
+  /**
+   * The actor of the session the request carries, or null when it carries none (or a dead one).
+   * `known` is called with the person's own actor as soon as the session is recognised, so a
+   * refusal after that (a team the person is not in) still counts against their limits.
+   */
+  actor(request: FastifyRequest, known: (actor: Actor) => void): Promise<Actor | null>;
   /** Whether the request carries that session's CSRF token; every write by a session needs it. */
   csrfValid(request: FastifyRequest): boolean;
-}
-
-/** Steps the route registration slots into the guard. */
-export interface GuardSteps {
-  /**
-   * Runs after the operation check and before the limits are counted (the idempotency claim). It
-   * may name the limit class to count instead: an idempotent replay does not use an AI answer.
-   */
-  beforeLimits?(request: FastifyRequest, reply: FastifyReply): Promise<LimitClass | undefined>;
 }
 
 /** Gate 1: who is calling. A Bearer credential (or X-API-Key on v1), else a signed-in session. */
@@ -91,8 +99,13 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, opt
   if (token !== null) {
     return ctx.services.credentials.verify({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface });
   }
-  const session = options.sessions ? await options.sessions.actor(request) : null;
+  const session = options.sessions
+    ? await options.sessions.actor(request, (actor) => {
+        request.actor = actor;
+      })
+    : null;
   if (session) {
+    request.actor = session;
     // A cookie rides along on cross-site requests; the CSRF token, readable only by the
     // dashboard's own pages, shows the write really comes from them (OWASP synchronizer token).
     if (writeMethods.has(request.method) && !options.sessions!.csrfValid(request)) {
@@ -104,15 +117,44 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, opt
   throw unauthorized(ctx, options.surface, `A credential is required: send Authorization: Bearer <key>.${hint}`);
 }
 
-/** preValidation for one route: authenticate, check the operation, count against the limits. */
-export function guard(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
-  const op = operations[operationId];
+/**
+ * Every request of an API surface authenticates first (onRequest), then its URL is checked, so an
+ * authenticated refusal carries the caller's limit headers. Without a usable credential a URL
+ * that carries one is still the more useful thing to say.
+ */
+export function authenticateRequests(app: FastifyInstance, ctx: AppContext, options: GuardOptions): void {
+  app.addHook('onRequest', async (request) => {
+    try {
+      request.actor = await authenticate(ctx, request, options);
+    } catch (err) {
+      refuseUnsafeUrl(request);
+      throw err;
+    }
+    refuseUnsafeUrl(request);
+  });
+}
+
+/** Steps the route registration slots into the admission. */
+export interface GuardSteps {
+  /**
+   * Runs after the operation check and before the limits are counted (the idempotency claim). It
+   * may name the limit class to count instead: an idempotent replay does not use an AI answer.
+   */
+  beforeLimits?(request: FastifyRequest, reply: FastifyReply): Promise<LimitClass | undefined>;
+}
+
+/** preValidation of one route: the operation is admitted (access checked once, request counted). */
+export function admitOperation(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
+  const call = Object.freeze({ surface: options.name });
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const actor = await authenticate(ctx, request, options);
-    request.actor = actor;
-    requireOperation(actor, operationId);
-    const limitClass = (await steps.beforeLimits?.(request, reply)) ?? op.limit;
-    const state = await ctx.services.credentials.limits.consume(actor, limitClass);
-    setLimitHeaders(reply, state);
+    const admission = await ctx.operations.admit(request.actor!, operationId, {
+      call,
+      ...(steps.beforeLimits ? { beforeLimits: () => steps.beforeLimits!(request, reply) } : {}),
+    });
+    request.admission = admission;
+    if (admission.limits) {
+      request.limitState = admission.limits;
+      setLimitHeaders(reply, admission.limits);
+    }
   };
 }

@@ -5,9 +5,10 @@
 //   3. store (onSend): the answer of the run that held the claim is kept, or the key is released.
 // The draft this follows: IETF httpapi "The Idempotency-Key HTTP Header Field".
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitClass, type OperationId, operations } from '../../kernel/operations.ts';
+import type { LimitClass } from '../../kernel/operations.ts';
 import { checkKey, type HeldClaim, isStored, keptHeaders, requestFingerprint, type StoredAnswer } from '../../modules/idempotency/index.ts';
 
 declare module 'fastify' {
@@ -19,9 +20,17 @@ declare module 'fastify' {
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
+/**
+ * The key as the client wrote it. Node reads header bytes as Latin-1, so a key sent as UTF-8 (the
+ * encoding clients use) is decoded back from those bytes: its length then counts characters, as
+ * decisions.md says, not bytes.
+ */
 function headerValue(request: FastifyRequest): string | undefined {
   const raw = request.headers[IDEMPOTENCY_KEY_HEADER];
-  return Array.isArray(raw) ? raw.join(', ') : raw;
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (value === undefined || !/[^ -~\t]/.test(value)) return value;
+  const utf8 = Buffer.from(value, 'latin1').toString('utf8');
+  return utf8.includes('\ufffd') ? value : utf8;
 }
 
 /**
@@ -30,13 +39,16 @@ function headerValue(request: FastifyRequest): string | undefined {
  * uses an AI answer.
  */
 export function claimIdempotencyKey(ctx: AppContext, operationId: OperationId) {
-  const replayClass: LimitClass | undefined = operations[operationId].limit === 'ai' ? 'data' : undefined;
+  const replayClass: LimitClass | undefined = ctx.operations.get(operationId).limit === 'ai' ? 'data' : undefined;
   return async (request: FastifyRequest): Promise<LimitClass | undefined> => {
     const raw = headerValue(request);
     if (raw === undefined) return undefined;
     const key = checkKey(raw);
-    const owner = request.actor!.limitsOwner;
-    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    const actor = request.actor!;
+    const owner = actor.limitsOwner;
+    // The person is part of "the same request": a team shares one key space, but one member's
+    // stored answer is never replayed to another (they get 422 for a reused key).
+    const fingerprint = requestFingerprint(request.method, request.url, request.body, actor.account.id);
     const result = await ctx.services.idempotency.claim({ owner, key, fingerprint });
     switch (result.outcome) {
       case 'claimed':

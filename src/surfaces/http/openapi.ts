@@ -1,9 +1,10 @@
-// OpenAPI 3.1 descriptions generated from the route tables: the same TypeBox schemas that
-// validate requests and filter responses. v2 adds `x-scopes` to every operation.
+// OpenAPI 3.1 descriptions generated from the route tables and the operations they bind: the same
+// TypeBox schemas that validate requests and filter responses. v2 adds `x-scopes` to every
+// operation.
 import type { TSchema } from 'typebox';
+import type { Operation } from '../../kernel/catalogue.ts';
 import { errorCatalogue } from '../../kernel/errors.ts';
-import { operations } from '../../kernel/operations.ts';
-import type { RouteDef } from './route.ts';
+import { type RouteDef, routeParts, successStatus, writeMethods } from './route.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -28,7 +29,6 @@ const idempotencyKeyParameter = {
     "1 to 255 characters, unique per intended change. Scoped to the credential's owner; the first answer is replayed for 24 hours with Idempotent-Replayed: true.",
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
-const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function plain(schema: unknown): any {
   // TypeBox schemas are JSON Schema; a JSON round trip drops its symbols and functions.
@@ -55,7 +55,7 @@ function parameters(schema: TSchema | undefined, where: 'query' | 'path') {
   });
 }
 
-export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions) {
+export function buildOpenApi(operation: (id: RouteDef['operation']) => Operation, routes: readonly RouteDef[], options: OpenApiOptions) {
   const paths: Record<string, Record<string, unknown>> = {};
   const errorSchema = options.errorSchema
     ? plain(options.errorSchema)
@@ -63,26 +63,28 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
   const apiKey = options.apiKeyHeader !== false;
   const alternatives = [...(apiKey ? [{ apiKey: [] }] : []), ...(options.sessionCookie ? [{ session: [] }] : [])];
   for (const route of routes) {
-    const op = operations[route.operation];
+    const op = operation(route.operation);
+    const parts = routeParts(route, op);
+    const scopes = [...op.access.scopes];
     const write = writeMethods.has(route.method);
-    const status = String(route.status ?? (route.method === 'POST' ? 201 : 200));
+    const status = String(successStatus(route));
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path]![route.method.toLowerCase()] = {
       operationId: route.operation.replace(/[.-](\w)/g, (_m, c: string) => c.toUpperCase()),
-      summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
-      tags: route.tags,
-      security: [{ bearer: [...op.scopes] }, ...alternatives],
-      ...(options.withScopes ? { 'x-scopes': [...op.scopes] } : {}),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.querystring, 'query'), ...(write ? [idempotencyKeyParameter] : [])],
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags,
+      security: [{ bearer: scopes }, ...alternatives],
+      ...(options.withScopes ? { 'x-scopes': scopes } : {}),
+      parameters: [...parameters(parts.params, 'path'), ...parameters(parts.querystring, 'query'), ...(write ? [idempotencyKeyParameter] : [])],
+      ...(parts.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(parts.body) } } } } : {}),
       responses: {
-        [status]: { description: 'Success', content: { 'application/json': { schema: plain(route.response) } } },
+        [status]: { description: 'Success', content: { 'application/json': { schema: plain(op.output) } } },
         '400': { description: 'Invalid request', content: { 'application/json': { schema: errorSchema } } },
         '401': { description: 'Missing or invalid credential', content: { 'application/json': { schema: errorSchema } } },
         '403': { description: 'The credential may not do this', content: { 'application/json': { schema: errorSchema } } },
-        ...(route.params ? { '404': { description: 'No such record', content: { 'application/json': { schema: errorSchema } } } } : {}),
+        ...(parts.params ? { '404': { description: 'No such record', content: { 'application/json': { schema: errorSchema } } } } : {}),
         ...(write
           ? {
               '409': { description: 'The first request with this Idempotency-Key is still running', content: { 'application/json': { schema: errorSchema } } },

@@ -1,53 +1,46 @@
-// Mounts a route table on an encapsulated Fastify scope: the guard runs before validation (so an
-// unauthenticated caller learns nothing about the route's inputs), then the handler. Write routes
-// also get Idempotency-Key handling (./idempotency.ts); `cached` reads answer from memory when
-// they can (./response-cache.ts).
+// Mounts a table of routes on an encapsulated Fastify scope. Each route binds one operation:
+// admitted before validation (./guard.ts), its input validated by Fastify from the operation's
+// schema, then performed. Write routes also get Idempotency-Key handling (./idempotency.ts);
+// operations marked `cached` answer from memory when they can (./response-cache.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { type GuardOptions, guard } from './guard.ts';
+import { admitOperation, type GuardOptions } from './guard.ts';
 import { claimIdempotencyKey, sendReplay, storeIdempotentAnswer } from './idempotency.ts';
 import { responseCacheFor } from './response-cache.ts';
-import { type RouteDef, writeMethods } from './route.ts';
+import { type RouteDef, routeInput, routeParts, successStatus, writeMethods } from './route.ts';
 import { schemaErrorFormatter } from './schema-errors.ts';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: readonly RouteDef[], options: GuardOptions): void {
+  // Bodies are JSON only: any other type (text/plain included) is 415 with what to send instead.
+  app.removeContentTypeParser('text/plain');
   const answers = responseCacheFor(ctx.caches.publicData);
   for (const def of defs) {
-    const status = def.status ?? (def.method === 'POST' ? 201 : 200);
-    const cached = def.cached === true && def.method === 'GET';
+    const op = ctx.operations.get(def.operation);
+    const parts = routeParts(def, op);
+    const status = successStatus(def);
+    const cached = op.cached && def.method === 'GET';
     app.route({
       method: def.method,
       url: def.path,
-      schema: {
-        ...(def.querystring ? { querystring: def.querystring } : {}),
-        ...(def.params ? { params: def.params } : {}),
-        ...(def.body ? { body: def.body } : {}),
-        response: { [status]: def.response },
-      },
+      schema: { ...parts, response: { [status]: op.output } },
       config: { operation: def.operation },
       schemaErrorFormatter: schemaErrorFormatter as never,
       // Every write gets Idempotency-Key handling here, so no route can be without it.
       ...(writeMethods.has(def.method)
         ? {
-            preValidation: [guard(ctx, def.operation, options, { beforeLimits: claimIdempotencyKey(ctx, def.operation) }), sendReplay],
+            preValidation: [admitOperation(ctx, def.operation, options, { beforeLimits: claimIdempotencyKey(ctx, def.operation) }), sendReplay],
             onSend: storeIdempotentAnswer(ctx),
           }
-        : { preValidation: guard(ctx, def.operation, options) }),
+        : { preValidation: admitOperation(ctx, def.operation, options) }),
       ...(cached ? { onSend: answers.onSend } : {}),
       handler: async (request, reply) => {
         if (cached) {
-          if (answers.send(request, reply)) return reply;
-          answers.begin(request);
+          if (answers.send(request, reply, 'json')) return reply;
+          answers.begin(request, 'json');
         }
-        const result = await def.handler({
-          actor: request.actor!,
-          query: request.query as never,
-          params: request.params as never,
-          body: request.body as never,
-          request,
-          reply,
-        });
-        if (def.private) reply.header('Cache-Control', 'private, no-store');
+        const result = await ctx.operations.execute(request.admission!, routeInput(def, parts, request), { validated: true });
+        if (op.private) reply.header('Cache-Control', 'private, no-store');
+        if (def.location) reply.header('Location', def.location(result));
         reply.status(status);
         return result;
       },

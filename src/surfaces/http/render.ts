@@ -1,6 +1,13 @@
-// Error renderers, one per surface (house style: "One error type, rendered once per surface").
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type AppError, normalizeError } from '../../kernel/errors.ts';
+// Errors rendered once per surface (house style: "One error type, rendered once per surface").
+// Anything thrown goes through normalizeError (kernel/errors.ts); each surface owns a renderer of
+// the one AppError: v1 `{ detail, code }`, v2 `{ error: { code, message } }`, OAuth's RFC 6749
+// §5.2 shape, GraphQL's `errors[].extensions.code`, an MCP `isError` tool result, and an HTML page
+// (surfaces/web/errors.ts). The framework's own errors (a bad URL, an over-long path parameter, a
+// body too large or of the wrong type) come here too, never in the framework's shape.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError, normalizeError } from '../../kernel/errors.ts';
+import { type LimitState, limitHeaders } from '../../kernel/limit-state.ts';
 
 export type ErrorRenderer = (err: AppError) => unknown;
 
@@ -9,20 +16,68 @@ export const renderV1: ErrorRenderer = (err) => ({ detail: err.message, code: er
 /** v2: `{ error: { code, message } }`. */
 export const renderV2: ErrorRenderer = (err) => ({ error: { code: err.code, message: err.message } });
 
-export function sendError(reply: FastifyReply, err: AppError, render: ErrorRenderer): FastifyReply {
+/**
+ * OAuth endpoints (RFC 6749 §5.2): `{ error, error_description }` where `error` is one of the
+ * RFC's codes. Codes of the service map onto the nearest RFC code; an OAuth module throws
+ * AppErrors whose code already is an RFC code where one fits.
+ */
+export const renderOAuth: ErrorRenderer = (err) => ({ error: oauthCode(err), error_description: err.message });
+function oauthCode(err: AppError): string {
+  if (err.status === 401) return 'invalid_client';
+  if (err.code === 'scope_missing') return 'invalid_scope';
+  if (err.status >= 500) return err.code === 'unavailable' ? 'temporarily_unavailable' : 'server_error';
+  if (err.status === 429) return 'slow_down';
+  return 'invalid_request';
+}
+
+/** GraphQL over HTTP: one error with the catalogue's code in `extensions.code`. */
+export const renderGraphQL: ErrorRenderer = (err) => ({ errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] });
+
+/** MCP (tools/call): a tool result flagged `isError`, so the model reads why the call failed. */
+export const renderMcp: ErrorRenderer = (err) => ({ content: [{ type: 'text', text: `${err.code}: ${err.message}` }], isError: true });
+
+/**
+ * The limit headers an authenticated answer carries, whatever its status: the state counted when
+ * the operation was admitted or refused; for a request refused before any operation (a malformed
+ * body, an unknown path) it is counted now. Counting may itself refuse (429): that refusal is the
+ * answer then, and, as every 429, it is not counted.
+ */
+export async function countedError(ctx: AppContext, request: FastifyRequest, err: AppError): Promise<{ err: AppError; limits: LimitState | null }> {
+  const limits = err.limits ?? request.limitState ?? null;
+  if (limits || !request.actor || err.status === 401 || err.status === 429 || err.status >= 500) return { err, limits };
+  try {
+    const counted = await ctx.operations.countRefusal(request.actor);
+    request.limitState = counted;
+    return { err, limits: counted };
+  } catch (refusal) {
+    const e = normalizeError(refusal);
+    return { err: e, limits: null };
+  }
+}
+
+export function sendError(reply: FastifyReply, err: AppError, render: ErrorRenderer, limits: LimitState | null = null): FastifyReply {
+  if (limits) reply.headers(limitHeaders(limits));
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  // An error is about this request and this caller: no shared cache keeps it.
+  reply.header('Cache-Control', 'private, no-store');
   return reply.status(err.status).type('application/json; charset=utf-8').send(render(err));
 }
 
-/** Installs the error and not-found handlers of one encapsulated surface. */
-export function useRenderer(app: FastifyInstance, render: ErrorRenderer): void {
-  app.setErrorHandler((error, request, reply) => {
-    const err = normalizeError(error);
-    if (err.status >= 500) request.log.error({ err: error }, 'request failed');
-    return sendError(reply, err, render);
+/** The message of the 404 for a path no route answers. */
+export function noRoute(request: FastifyRequest): AppError {
+  return new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+}
+
+/** Installs the error and not-found handlers of one JSON surface. */
+export function useRenderer(app: FastifyInstance, ctx: AppContext, render: ErrorRenderer): void {
+  app.setErrorHandler(async (error, request, reply) => {
+    const normalized = normalizeError(error);
+    if (normalized.status >= 500) request.log.error({ err: error }, 'request failed');
+    const { err, limits } = await countedError(ctx, request, normalized);
+    return sendError(reply, err, render, limits);
   });
-  app.setNotFoundHandler((request, reply) => {
-    const err = normalizeError({ statusCode: 404, message: `No route ${request.method} ${request.url.split('?')[0]}.` });
-    return sendError(reply, err, render);
+  app.setNotFoundHandler(async (request, reply) => {
+    const { err, limits } = await countedError(ctx, request, noRoute(request));
+    return sendError(reply, err, render, limits);
   });
 }

@@ -1,4 +1,6 @@
-// Answers of `cached` routes (public record reads), kept in memory as the exact JSON sent, by URL.
+// Answers of `cached` routes (public record reads), kept in memory as the exact bytes sent, by
+// representation and URL: the JSON of an API route, and (for the web pages) the HTML, Markdown or
+// Atom of the same URL are kept apart, so one format is never served for another.
 // The public-data channel of kernel/coherence.ts says when they may be stale: any change to the
 // public record at any instance (ingest, the sample load, an operator's SQL) moves its generation
 // and drops every answer here, as does losing the database listener. An answer is stored only if
@@ -16,53 +18,69 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The public-data generation when a cached route began making its answer. */
     cacheGeneration?: number;
+    /** The representation the answer being made is kept as. */
+    cacheRepresentation?: Representation;
   }
 }
 
+/** The formats an answer is kept in; each has its own entries. */
+export type Representation = 'json' | 'html' | 'markdown' | 'atom';
+
+interface Kept {
+  body: string;
+  type: string;
+}
+
+const keyOf = (representation: Representation, url: string) => `${representation} ${url}`;
+
 export interface ResponseCache {
-  /** Sends the kept answer for this request's URL and returns true, or returns false. */
-  send(request: FastifyRequest, reply: FastifyReply): boolean;
-  /** Before making an answer: remembers the generation it is made from. */
-  begin(request: FastifyRequest): void;
+  /** Sends the kept answer in this representation for this request's URL and returns true, or returns false. */
+  send(request: FastifyRequest, reply: FastifyReply, representation: Representation): boolean;
+  /** Before making an answer: remembers the generation it is made from and its representation. */
+  begin(request: FastifyRequest, representation: Representation): void;
   /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
   let bytes = 0;
-  const answers = new CoherentMap<string>(channel, () => {
+  const answers = new CoherentMap<Kept>(channel, () => {
     bytes = 0;
   });
 
   function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
     if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
     const made = request.cacheGeneration;
-    if (made === undefined || !answers.mayKeep(made)) return;
+    const representation = request.cacheRepresentation;
+    if (made === undefined || representation === undefined || !answers.mayKeep(made)) return;
     // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
     const kept = answers.entries;
-    if (payload.length > MAX_ENTRY_BYTES || kept.has(request.url)) return;
+    const key = keyOf(representation, request.url);
+    if (payload.length > MAX_ENTRY_BYTES || kept.has(key)) return;
     while (bytes + payload.length > maxBytes && kept.size > 0) {
       const [oldest, old] = kept.entries().next().value!;
       kept.delete(oldest);
-      bytes -= old.length;
+      bytes -= old.body.length;
     }
-    kept.set(request.url, payload);
+    kept.set(key, { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
     bytes += payload.length;
   }
 
   return {
-    send(request, reply) {
+    send(request, reply, representation) {
       if (request.method !== 'GET') return false;
-      const body = answers.get(request.url);
-      if (!body) return false;
+      const key = keyOf(representation, request.url);
+      const found = answers.get(key);
+      if (!found) return false;
       // Most recently used goes last; eviction takes from the front.
-      answers.entries.delete(request.url);
-      answers.entries.set(request.url, body);
-      reply.status(200).type('application/json; charset=utf-8').send(body);
+      answers.entries.delete(key);
+      answers.entries.set(key, found);
+      reply.status(200).type(found.type).send(found.body);
       return true;
     },
-    begin(request) {
+    begin(request, representation) {
       request.cacheGeneration = answers.mark();
+      request.cacheRepresentation = representation;
     },
     async onSend(request, reply, payload) {
       keep(request, reply, payload);

@@ -2,21 +2,19 @@
 // `{ detail, code }`; X-API-Key is accepted besides Bearer.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { authenticateRequests, type GuardOptions } from '../http/guard.ts';
 import { buildOpenApi } from '../http/openapi.ts';
 import { registerRoutes } from '../http/register.ts';
 import { renderV1, useRenderer } from '../http/render.ts';
 import type { RouteDef } from '../http/route.ts';
-import { meRoutes } from './me-routes.ts';
-import { publicRoutes } from './public-routes.ts';
+import { meRoutes, publicRoutes } from './public-routes.ts';
 
-export function v1Routes(ctx: AppContext): RouteDef[] {
-  return [...meRoutes(ctx), ...publicRoutes(ctx)];
-}
+export const v1Routes: readonly RouteDef[] = [...meRoutes, ...publicRoutes];
+export const v1Guard: GuardOptions = { name: 'v1', surface: 'api', allowApiKeyHeader: true };
 
 export function v1Surface(ctx: AppContext) {
   return async function v1(app: FastifyInstance): Promise<void> {
-    const routes = v1Routes(ctx);
-    const document = buildOpenApi(routes, {
+    const document = buildOpenApi(ctx.operations.get, v1Routes, {
       title: 'Council Tracker API v1',
       version: '1.0.0',
       serverUrl: `${ctx.config.baseUrl}/api/v1`,
@@ -25,8 +23,9 @@ export function v1Surface(ctx: AppContext) {
     app.get('/openapi.json', async () => document);
     await app.register(
       async (scope) => {
-        useRenderer(scope, renderV1);
-        registerRoutes(scope, ctx, routes, { surface: 'api', allowApiKeyHeader: true });
+        useRenderer(scope, ctx, renderV1);
+        authenticateRequests(scope, ctx, v1Guard);
+        registerRoutes(scope, ctx, v1Routes, v1Guard);
       },
       { prefix: '/v1' },
     );

@@ -1,6 +1,7 @@
-// Signed-in dashboard sessions on v2 (spec "v2 rules" 1): the guard's SessionAuth built on the
-// sessions module. The cookie says who; the optional X-Team-Id header says which of the person's
-// teams the session acts for (none: personal). Writes need the session's CSRF token.
+// Signed-in dashboard sessions on v2 (spec "v2 rules" 1): the guard's SessionAuth over the
+// credentials module's session check. The cookie says who; the optional X-Team-Id header says
+// which of the person's teams the session acts for (none: personal). Writes need the session's
+// CSRF token.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { CSRF_HEADER, SESSION_COOKIE, verifyCsrf } from '../../modules/sessions/index.ts';
@@ -13,33 +14,18 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** One cookie's value from the Cookie header (RFC 6265 §5.4: `name=value` pairs split by "; "). */
-export function cookieValue(request: FastifyRequest, name: string): string | null {
-  const raw = header(request, 'cookie');
-  if (!raw) return null;
-  for (const part of raw.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const value = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
-
 export function sessionAuth(ctx: AppContext): SessionAuth {
+  const { credentials } = ctx.services;
   return {
-    async actor(request) {
-      const cookie = cookieValue(request, SESSION_COOKIE);
-      if (!cookie) return null;
+    async actor(request, known) {
+      const signedIn = await credentials.verifySession(request.cookies[SESSION_COOKIE]);
+      if (!signedIn) return null;
+      known(signedIn.actor);
       const teamId = header(request, TEAM_HEADER)?.trim();
-      return ctx.services.sessions.actorFromSession(cookie, teamId ? { teamId } : {});
+      return teamId ? credentials.actingForTeam(signedIn, teamId) : signedIn.actor;
     },
     csrfValid(request) {
-      return verifyCsrf(cookieValue(request, SESSION_COOKIE), header(request, CSRF_HEADER));
+      return verifyCsrf(request.cookies[SESSION_COOKIE] ?? null, header(request, CSRF_HEADER));
     },
   };
 }

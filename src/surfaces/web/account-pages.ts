@@ -3,14 +3,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../kernel/errors.ts';
 import { allScopes, scopeFitsKeyKind } from '../../kernel/operations.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
 import { registerKeyActions } from './key-actions.ts';
 import type { KeyPageState } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
 import { csrfField, errorBox, page, sendPage } from './layout.ts';
-import { signedIn, type WebSession } from './security.ts';
+import { type SignedIn, signedIn } from './security.ts';
 import { viewerOf } from './signin-pages.ts';
 
 const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
@@ -18,9 +17,9 @@ const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
 export function accountPages(ctx: AppContext) {
   const { accounts, credentials, sessions } = ctx.services;
 
-  async function render(request: FastifyRequest, reply: FastifyReply, session: WebSession, state: KeyPageState, status: number) {
-    const me = session.info.account;
-    const token = session.info.csrfToken;
+  async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
+    const me = session.actor.account;
+    const token = session.csrfToken;
     const [memberships, keys, sessionCount] = await Promise.all([
       accounts.memberships(me.id),
       credentials.keys.list(asAccount(me.id), { accountId: me.id }),
@@ -61,10 +60,7 @@ ${createKeyForm({ action: '/account/keys', csrfToken: token, owners: [{ value: '
       base: '/account/keys',
       render,
       back: () => '/account',
-      teamFor: (_request, owner) => {
-        if (owner !== 'personal') throw new AppError('invalid_request', "Keys made on the account page are personal; make team keys under the team's Settings → API keys.");
-        return null;
-      },
+      context: (_request, session) => ({ accountId: session.actor.account.id }),
     });
   };
 }

@@ -6,8 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
+import type { KeyContext } from '../../modules/credentials/index.ts';
 import { field, fields, listField } from './form.ts';
-import { requireCsrf, signedIn, type WebSession } from './security.ts';
+import { requireCsrf, type SignedIn, signedIn } from './security.ts';
 
 export interface KeyPageState {
   error?: string;
@@ -18,11 +19,14 @@ export interface KeyPageState {
 export interface KeyPage {
   /** Fastify path of the page, e.g. '/account/keys' or '/dashboard/:teamId/settings/api-keys'. */
   base: string;
-  render(request: FastifyRequest, reply: FastifyReply, session: WebSession, state: KeyPageState, status: number): Promise<FastifyReply>;
+  render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number): Promise<FastifyReply>;
   /** The page to return to after a change. */
   back(request: FastifyRequest): string;
-  /** The team a create form's owner field names, or null for a personal key. */
-  teamFor(request: FastifyRequest, owner: string): string | null;
+  /**
+   * Where the page acts: a team (it makes that team's keys and changes only them) or the person's
+   * own keys (the account page: personal keys are made there).
+   */
+  context(request: FastifyRequest, session: SignedIn): KeyContext;
 }
 
 /** An empty date field means "never"; a date means midnight UTC at its start. */
@@ -50,10 +54,14 @@ export function registerKeyActions(app: FastifyInstance, ctx: AppContext, p: Key
       allowedIps: field(body, 'allowed_ips'),
     };
     try {
-      const teamId = p.teamFor(request, previous.owner);
+      const where = p.context(request, session);
+      const teamId = 'teamId' in where ? where.teamId : null;
+      if (previous.owner !== (teamId ?? 'personal')) {
+        throw new AppError('invalid_request', teamId ? 'Keys made here belong to this team; make personal keys on your account page.' : "Keys made on the account page are personal; make team keys under the team's Settings → API keys.");
+      }
       const created = await keys.create({
-        accountId: session.info.account.id,
-        by: asAccount(session.info.account.id),
+        accountId: session.actor.account.id,
+        by: asAccount(session.actor.account.id),
         name: previous.name,
         scopes: previous.scopes,
         teamId,
@@ -67,12 +75,12 @@ export function registerKeyActions(app: FastifyInstance, ctx: AppContext, p: Key
     }
   });
 
-  const change = (action: string, apply: (by: ReturnType<typeof asAccount>, id: string, body: unknown) => Promise<unknown>) => {
+  const change = (action: string, apply: (by: ReturnType<typeof asAccount>, key: { id: string; within: KeyContext }, body: unknown) => Promise<unknown>) => {
     app.post(`${p.base}/:keyId/${action}`, { preHandler: csrf }, async (request, reply) => {
       const session = signedIn(request, reply)!;
       const { keyId } = request.params as { keyId: string };
       try {
-        await apply(asAccount(session.info.account.id), keyId, request.body);
+        await apply(asAccount(session.actor.account.id), { id: keyId, within: p.context(request, session) }, request.body);
       } catch (err) {
         if (!isFormError(err)) throw err;
         return p.render(request, reply, session, { error: err.message }, err.status);
@@ -81,8 +89,8 @@ export function registerKeyActions(app: FastifyInstance, ctx: AppContext, p: Key
     });
   };
 
-  change('rename', (by, id, body) => keys.rename(by, { id, name: field(body, 'name') }));
-  change('expiry', (by, id, body) => keys.setExpiry(by, { id, expiresAt: expiryField(body) }));
-  change('allowed-ips', (by, id, body) => keys.setAllowedIps(by, { id, allowedIps: listField(body, 'allowed_ips') }));
-  change('revoke', (by, id) => keys.revoke(by, { id }));
+  change('rename', (by, key, body) => keys.rename(by, { ...key, name: field(body, 'name') }));
+  change('expiry', (by, key, body) => keys.setExpiry(by, { ...key, expiresAt: expiryField(body) }));
+  change('allowed-ips', (by, key, body) => keys.setAllowedIps(by, { ...key, allowedIps: listField(body, 'allowed_ips') }));
+  change('revoke', (by, key) => keys.revoke(by, key));
 }

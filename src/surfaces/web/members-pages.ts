@@ -1,6 +1,6 @@
 // Dashboard → Settings → Members of one team. Owners and admins add people by email, change
-// roles and remove members; anyone may leave. The accounts service decides (admins neither make
-// nor unmake owners; a team keeps at least one owner) — this page only offers the forms.
+// roles and remove members; anyone may leave. The accounts service decides (who may manage; admins
+// neither make nor unmake owners; a team keeps at least one owner) — this page only offers the forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
@@ -9,9 +9,9 @@ import { AppError } from '../../kernel/errors.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, formatTime, page, sendPage } from './layout.ts';
-import { requireCsrf, signedIn, type WebSession } from './security.ts';
+import { requireCsrf, type SignedIn, signedIn } from './security.ts';
 import { viewerOf } from './signin-pages.ts';
-import { teamNav, teamOf } from './team-keys-pages.ts';
+import { teamNav } from './team-keys-pages.ts';
 
 interface MembersState {
   error?: string;
@@ -25,12 +25,11 @@ function roleSelect(current: string) {
 export function membersPages(ctx: AppContext) {
   const { accounts } = ctx.services;
 
-  async function render(request: FastifyRequest, reply: FastifyReply, session: WebSession, state: MembersState, status: number) {
+  async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: MembersState, status: number) {
     const { teamId } = request.params as { teamId: string };
-    const me = session.info.account.id;
-    const { team, role } = await teamOf(ctx, session, teamId);
-    const manager = role === 'owner' || role === 'admin';
-    const token = session.info.csrfToken;
+    const me = session.actor.account.id;
+    const { team, role, mayManage: manager } = await accounts.members.view(asAccount(me), teamId);
+    const token = session.csrfToken;
     const base = `/dashboard/${team.id}/settings/members`;
     const rows = team.members.map(
       (m) => html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
@@ -61,11 +60,11 @@ ${add}`;
   }
 
   /** A refused or malformed form: the page again with the reason and the error's status. */
-  async function attempt(request: FastifyRequest, reply: FastifyReply, state: MembersState, change: (session: WebSession, teamId: string) => Promise<unknown>) {
+  async function attempt(request: FastifyRequest, reply: FastifyReply, state: MembersState, change: (session: SignedIn, teamId: string) => Promise<unknown>) {
     const session = signedIn(request, reply)!;
     const { teamId } = request.params as { teamId: string };
     // Another team's page is a plain 404, before anything about the form is said.
-    await teamOf(ctx, session, teamId);
+    await accounts.members.view(asAccount(session.actor.account.id), teamId);
     try {
       await change(session, teamId);
     } catch (err) {
@@ -73,7 +72,7 @@ ${add}`;
       return render(request, reply, session, { ...state, error: err.message }, err.status);
     }
     // Someone who left or lost access goes back to their account page.
-    const still = await accounts.members.roleOf(teamId, session.info.account.id);
+    const still = await accounts.members.roleOf(teamId, session.actor.account.id);
     return reply.redirect(still ? `/dashboard/${teamId}/settings/members` : '/account', 303);
   }
 
@@ -88,27 +87,21 @@ ${add}`;
     app.post('/dashboard/:teamId/settings/members', { preHandler: csrf }, async (request, reply) => {
       const email = field(request.body, 'email');
       const role = field(request.body, 'role');
-      return attempt(request, reply, { previous: { email, role } }, async (session, teamId) => {
-        const by = asAccount(session.info.account.id);
-        const person = await accounts.findByEmail(email);
-        if (!person) {
-          if (email.trim() === '') throw new AppError('invalid_request', 'Enter the email address of the person to add.');
-          throw new AppError('invalid_request', `No one has signed in with ${email.trim()} yet. Ask them to sign in once, then add them.`);
-        }
-        await accounts.members.add(by, { teamId, accountId: person.id, role });
-      });
+      return attempt(request, reply, { previous: { email, role } }, (session, teamId) =>
+        accounts.members.addByEmail(asAccount(session.actor.account.id), { teamId, email, role }),
+      );
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/role', { preHandler: csrf }, async (request, reply) => {
       const { accountId } = request.params as { accountId: string };
       return attempt(request, reply, {}, (session, teamId) =>
-        accounts.members.setRole(asAccount(session.info.account.id), { teamId, accountId, role: field(request.body, 'role') }),
+        accounts.members.setRole(asAccount(session.actor.account.id), { teamId, accountId, role: field(request.body, 'role') }),
       );
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/remove', { preHandler: csrf }, async (request, reply) => {
       const { accountId } = request.params as { accountId: string };
-      return attempt(request, reply, {}, (session, teamId) => accounts.members.remove(asAccount(session.info.account.id), { teamId, accountId }));
+      return attempt(request, reply, {}, (session, teamId) => accounts.members.remove(asAccount(session.actor.account.id), { teamId, accountId }));
     });
   };
 }

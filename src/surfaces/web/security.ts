@@ -5,53 +5,58 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type SessionInfo, SESSION_COOKIE, SESSION_TTL_SECONDS, verifyCsrf } from '../../modules/sessions/index.ts';
-import { readCookie, serializeCookie } from './cookies.ts';
+import type { SignedIn } from '../../modules/credentials/index.ts';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, verifyCsrf } from '../../modules/sessions/index.ts';
 import { field } from './form.ts';
 
 /** Before sign-in there is no session to bind a token to: a random cookie the form repeats. */
 export const ANON_CSRF_COOKIE = 'ct_csrf';
 
-export interface WebSession {
-  token: string;
-  info: SessionInfo;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
-    webSession?: WebSession | null;
+    /** The signed-in person (credentials.verifySession), null when signed out; set on page surfaces. */
+    signedIn?: SignedIn | null;
   }
 }
+
+export type { SignedIn };
 
 export function isHttps(ctx: AppContext): boolean {
   return ctx.config.baseUrl.startsWith('https:');
 }
 
+/**
+ * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), Path=/, and Secure
+ * whenever the site is served over https.
+ */
+function cookieOptions(ctx: AppContext, maxAgeSeconds: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(ctx), maxAge: Math.max(0, Math.floor(maxAgeSeconds)) };
+}
+
 export function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, expiresAt: Date): void {
   const maxAge = Math.min(SESSION_TTL_SECONDS, (expiresAt.getTime() - ctx.clock.now().getTime()) / 1000);
-  reply.header('Set-Cookie', serializeCookie(SESSION_COOKIE, token, { maxAgeSeconds: maxAge, secure: isHttps(ctx) }));
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(ctx, maxAge));
 }
 
 export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
-  reply.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: isHttps(ctx) }));
+  reply.setCookie(SESSION_COOKIE, '', { ...cookieOptions(ctx, 0), expires: new Date(0) });
 }
 
-/** onRequest: the session behind the cookie, if any; a slid expiry is written back to the cookie. */
+/** onRequest: the person behind the session cookie, if any; a slid expiry is written back to the cookie. */
 export function loadSession(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-    const info = token ? await ctx.services.sessions.resolve(token) : null;
-    request.webSession = token && info ? { token, info } : null;
-    if (token && info?.extended) setSessionCookie(ctx, reply, token, info.expiresAt);
+    const signedIn = await ctx.services.credentials.verifySession(request.cookies[SESSION_COOKIE]);
+    request.signedIn = signedIn;
+    if (signedIn?.extended) setSessionCookie(ctx, reply, signedIn.token, signedIn.expiresAt);
   };
 }
 
 /** The anonymous CSRF token for a sign-in form, setting its cookie when the browser has none. */
 export function anonymousCsrf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
-  const existing = readCookie(request.headers.cookie, ANON_CSRF_COOKIE);
+  const existing = request.cookies[ANON_CSRF_COOKIE];
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const value = randomBytes(32).toString('base64url');
-  reply.header('Set-Cookie', serializeCookie(ANON_CSRF_COOKIE, value, { maxAgeSeconds: 24 * 3600, secure: isHttps(ctx) }));
+  reply.setCookie(ANON_CSRF_COOKIE, value, cookieOptions(ctx, 24 * 3600));
   return value;
 }
 
@@ -73,19 +78,19 @@ export function requireCsrf(ctx: AppContext) {
     checkSameSite(ctx, request);
     const sent = field(request.body, '_csrf');
     if (!sent) throw refused('the security token is missing');
-    const session = request.webSession;
+    const session = request.signedIn;
     if (session) {
       if (!verifyCsrf(session.token, sent)) throw refused('the security token is wrong or from an older session');
       return;
     }
-    const cookie = readCookie(request.headers.cookie, ANON_CSRF_COOKIE);
+    const cookie = request.cookies[ANON_CSRF_COOKIE];
     if (!cookie || cookie !== sent) throw refused('the security token is wrong or your browser did not send its cookie');
   };
 }
 
 /** The signed-in person, or a 303 to the sign-in page (GET) / 403 (anything else). */
-export function signedIn(request: FastifyRequest, reply: FastifyReply): WebSession | null {
-  const session = request.webSession;
+export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn | null {
+  const session = request.signedIn;
   if (session) return session;
   if (request.method === 'GET') {
     void reply.redirect('/signin', 303);

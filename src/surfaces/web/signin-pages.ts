@@ -10,13 +10,13 @@ import { csrfField, errorBox, type Html, page, sendPage, type Viewer } from './l
 import { anonymousCsrf, clearSessionCookie, requireCsrf, setSessionCookie, signedIn } from './security.ts';
 
 export function viewerOf(request: FastifyRequest): Viewer | null {
-  const s = request.webSession;
-  return s ? { email: s.info.account.email, csrfToken: s.info.csrfToken } : null;
+  const s = request.signedIn;
+  return s ? { email: s.actor.account.email, csrfToken: s.csrfToken } : null;
 }
 
 /** The token a form on this page must carry: the session's when signed in, else the anonymous one. */
 export function formToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
-  return request.webSession ? request.webSession.info.csrfToken : anonymousCsrf(ctx, request, reply);
+  return request.signedIn ? request.signedIn.csrfToken : anonymousCsrf(ctx, request, reply);
 }
 
 function signinForm(token: string, email: string, error: string | null): Html {
@@ -97,7 +97,7 @@ export function signinPages(ctx: AppContext) {
         return sendPage(reply, 400, page('Sign-in link not valid', viewerOf(request), html`${errorBox(err.message)}<p><a href="/signin">Ask for a new link</a>.</p>`));
       }
       // A browser that was signed in as someone else ends that session rather than keeping two.
-      if (request.webSession) await sessions.signOut(request.webSession.token);
+      if (request.signedIn) await sessions.signOut(request.signedIn.token);
       setSessionCookie(ctx, reply, started.token, started.expiresAt);
       return reply.redirect('/account', 303);
     });
@@ -111,7 +111,7 @@ export function signinPages(ctx: AppContext) {
 
     app.post('/signout/everywhere', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
       const session = signedIn(request, reply);
-      if (session) await sessions.signOutEverywhere(session.info.account.id);
+      if (session) await sessions.signOutEverywhere(session.actor.account.id);
       clearSessionCookie(ctx, reply);
       return reply.redirect('/signin', 303);
     });

@@ -1,16 +1,15 @@
-// Dashboard → Settings → API keys of one team. Owners and admins see, edit and revoke every key of
-// the team and make team keys with the scopes their role can grant; members see only the team
-// keys they made. The credentials service enforces all of it; this page only shows the choices.
+// Dashboard → Settings → API keys of one team. What the person sees and may do (every key for
+// owners and admins, only their own team keys for members; which scopes they may grant) is the
+// credentials service's answer (keys.teamPage); this page shows it. The form here makes team keys
+// only: personal keys are made on the account page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../kernel/errors.ts';
-import { allScopes, roleCanGrant, scopeFitsKeyKind } from '../../kernel/operations.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
 import { type KeyPageState, registerKeyActions } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
 import { errorBox, type Html, page, sendPage } from './layout.ts';
-import { signedIn, type WebSession } from './security.ts';
+import { type SignedIn, signedIn } from './security.ts';
 import { viewerOf } from './signin-pages.ts';
 
 export function teamNav(teamId: string): Html {
@@ -18,49 +17,33 @@ export function teamNav(teamId: string): Html {
 <a href="/dashboard/${teamId}/settings/members">Members</a></nav>`;
 }
 
-/** The team as the signed-in person sees it, with their role; another team is 404. */
-export async function teamOf(ctx: AppContext, session: WebSession, teamId: string) {
-  const me = session.info.account.id;
-  const team = await ctx.services.accounts.teams.get(asAccount(me), teamId);
-  const role = await ctx.services.accounts.members.roleOf(teamId, me);
-  if (!role) throw new AppError('not_found', 'No such team.');
-  return { team, role };
-}
+const teamIdOf = (request: FastifyRequest) => (request.params as { teamId: string }).teamId;
 
 export function teamKeysPages(ctx: AppContext) {
   const keys = ctx.services.credentials.keys;
 
-  async function render(request: FastifyRequest, reply: FastifyReply, session: WebSession, state: KeyPageState, status: number) {
-    const { teamId } = request.params as { teamId: string };
-    const me = session.info.account.id;
-    const by = asAccount(me);
-    const { team, role } = await teamOf(ctx, session, teamId);
-    const manager = role === 'owner' || role === 'admin';
-    const token = session.info.csrfToken;
+  async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
+    const view = await keys.teamPage(asAccount(session.actor.account.id), teamIdOf(request));
+    const { team, role } = view;
+    const token = session.csrfToken;
     const base = `/dashboard/${team.id}/settings/api-keys`;
-    const list = manager
-      ? await keys.list(by, { teamId: team.id })
-      : (await keys.list(by, { accountId: me })).filter((k) => k.owner.type === 'team' && k.owner.teamId === team.id);
-    const scopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal') || (scopeFitsKeyKind(s, 'team') && roleCanGrant(s, role, team.features)));
-    const create = manager
-      ? html`<h2>New key</h2>
+    const create = view.manage
+      ? html`<h2>New team key</h2>
 ${createKeyForm({
   action: base,
   csrfToken: token,
-  owners: [
-    { value: team.id, label: `This team: ${team.name}` },
-    { value: 'personal', label: 'Personal (yours)' },
-  ],
-  scopes,
+  owners: [{ value: team.id, label: `This team: ${team.name}` }],
+  scopes: view.grantableScopes,
   ...(state.previous ? { previous: state.previous } : {}),
-})}`
+})}
+<p>Personal keys are made on <a href="/account">your account page</a>.</p>`
       : html`<p>Only team owners and admins can make team keys. You can make personal keys on <a href="/account">your account page</a>.</p>`;
     const body = html`${teamNav(team.id)}
 ${errorBox(state.error)}
 ${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
 <p>Team <strong>${team.name}</strong> · your role: ${role}</p>
-<h2>${manager ? 'Every key of this team' : 'Your keys for this team'}</h2>
-${keyTable(list, base, token, manager)}
+<h2>${view.manage ? 'Every key of this team' : 'Your keys for this team'}</h2>
+${keyTable(view.keys, base, token, view.manage)}
 ${create}`;
     return sendPage(reply, status, page(`${team.name}: API keys`, viewerOf(request), body));
   }
@@ -75,13 +58,9 @@ ${create}`;
     registerKeyActions(app, ctx, {
       base: '/dashboard/:teamId/settings/api-keys',
       render,
-      back: (request) => `/dashboard/${(request.params as { teamId: string }).teamId}/settings/api-keys`,
-      teamFor: (request, owner) => {
-        const { teamId } = request.params as { teamId: string };
-        if (owner === 'personal') return null;
-        if (owner === teamId) return teamId;
-        throw new AppError('invalid_request', 'Choose the owner of the key: Personal or this team.');
-      },
+      back: (request) => `/dashboard/${teamIdOf(request)}/settings/api-keys`,
+      // Only this team's keys: a key is made for it, and only its keys are changed from here.
+      context: (request) => ({ teamId: teamIdOf(request) }),
     });
   };
 }

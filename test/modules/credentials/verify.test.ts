@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
-import { requireOperation } from '../../../src/kernel/operations.ts';
+import { access, requireAccess } from '../../../src/kernel/operations.ts';
 import { operator } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from './helpers.ts';
@@ -151,10 +151,10 @@ describe('live power', () => {
   test('the scope check uses the live scopes', async () => {
     const { admin, team } = await makeTeam(t);
     const { key } = await keys().create({ accountId: admin.id, teamId: team.id, name: 't', scopes: ['public.read'] });
-    requireOperation(await verify(key), 'matters.list');
+    requireAccess(await verify(key), access.open('public.read'));
     const a = await makeAccount(t);
     const noRead = await keys().create({ accountId: a.id, name: 'ai only', scopes: ['public.ai'] });
-    await assert.rejects(async () => requireOperation(await verify(noRead.key), 'matters.list'), /public\.read/);
+    await assert.rejects(async () => requireAccess(await verify(noRead.key), access.open('public.read')), /public\.read/);
   });
 });
 

@@ -29,12 +29,13 @@ test('checkKey accepts 1 to 255 characters and refuses 0 or 256 with invalid_req
 
 test('the fingerprint ignores key order but not method, path or values', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } }), '{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
-  const base = requestFingerprint('POST', '/api/v2/x', { a: 1, b: 2 });
-  assert.equal(requestFingerprint('post', '/api/v2/x', { b: 2, a: 1 }), base);
-  assert.notEqual(requestFingerprint('PUT', '/api/v2/x', { a: 1, b: 2 }), base);
-  assert.notEqual(requestFingerprint('POST', '/api/v2/y', { a: 1, b: 2 }), base);
-  assert.notEqual(requestFingerprint('POST', '/api/v2/x', { a: 1, b: 3 }), base);
-  assert.notEqual(requestFingerprint('POST', '/api/v2/x', undefined), base);
+  const base = requestFingerprint('POST', '/api/v2/x', { a: 1, b: 2 }, 'acc_1');
+  assert.equal(requestFingerprint('post', '/api/v2/x', { b: 2, a: 1 }, 'acc_1'), base);
+  assert.notEqual(requestFingerprint('PUT', '/api/v2/x', { a: 1, b: 2 }, 'acc_1'), base);
+  assert.notEqual(requestFingerprint('POST', '/api/v2/y', { a: 1, b: 2 }, 'acc_1'), base);
+  assert.notEqual(requestFingerprint('POST', '/api/v2/x', { a: 1, b: 3 }, 'acc_1'), base);
+  assert.notEqual(requestFingerprint('POST', '/api/v2/x', { a: 1, b: 2 }, 'acc_2'), base, 'another person sends another request');
+  assert.notEqual(requestFingerprint('POST', '/api/v2/x', undefined, 'acc_1'), base);
 });
 
 test('claim, in progress, complete, replay; a different fingerprint is a mismatch', async () => {

@@ -93,21 +93,23 @@ test('sign-out ends one session; sign-out everywhere ends them all', async () =>
   assert.ok(await sessions.resolve(other.token), "another person's session is untouched");
 });
 
-test('actorFromSession: personal scopes, team scopes by role, nothing for non-members', async () => {
-  const { sessions, accounts } = t.ctx.services;
+test('a session as an Actor: personal scopes, team scopes by role, 404 for a team the person is not in', async () => {
+  const { credentials, accounts } = t.ctx.services;
+  const personalOf = async (token: string | undefined) => (await credentials.verifySession(token))?.actor ?? null;
+  const forTeam = async (token: string, teamId: string) => credentials.actingForTeam((await credentials.verifySession(token))!, teamId);
   const owner = await signIn('actor-owner@example.org');
   const member = await signIn('actor-member@example.org');
   const team = await accounts.teams.create(operator, { name: 'Actors', ownerAccountId: owner.account.id, features: ['team_data'] });
   await accounts.members.add(operator, { teamId: team.id, accountId: member.account.id, role: 'member' });
 
-  const personal = await sessions.actorFromSession(member.token);
+  const personal = await personalOf(member.token);
   assert.ok(personal);
   assert.equal(personal.credential.type, 'session');
   assert.equal(personal.team, null);
   assert.deepEqual(personal.scopes, ['public.read', 'public.ai', 'me.follows.read', 'me.follows.write']);
   assert.deepEqual(personal.limitsOwner, { type: 'account', id: member.account.id });
 
-  const asMember = await sessions.actorFromSession(member.token, { teamId: team.id });
+  const asMember = await forTeam(member.token, team.id);
   assert.ok(asMember?.team);
   assert.equal(asMember.team.role, 'member');
   assert.ok(asMember.scopes.includes('team.notes.write'));
@@ -115,13 +117,13 @@ test('actorFromSession: personal scopes, team scopes by role, nothing for non-me
   assert.equal(asMember.scopes.includes('me.follows.read'), false);
   assert.deepEqual(asMember.limitsOwner, { type: 'team', id: team.id });
 
-  const asOwner = await sessions.actorFromSession(owner.token, { teamId: team.id });
+  const asOwner = await forTeam(owner.token, team.id);
   assert.ok(asOwner?.scopes.includes('team.follows.write'));
 
   const outsider = await signIn('actor-outsider@example.org');
-  assert.equal(await sessions.actorFromSession(outsider.token, { teamId: team.id }), null);
-  assert.equal(await sessions.actorFromSession('cts_unknown'), null);
-  assert.equal(await sessions.actorFromSession(undefined), null);
+  await assert.rejects(forTeam(outsider.token, team.id), (e: unknown) => e instanceof AppError && e.code === 'not_found' && /not a member/.test(e.message));
+  assert.equal(await personalOf('cts_unknown'), null);
+  assert.equal(await personalOf(undefined), null);
 });
 
 test('verifyCsrf accepts only the token of the same session', async () => {

@@ -1,8 +1,11 @@
-// The team-data services called directly, as the dashboard pages call them: a session actor with
+// The team-data operations performed as the dashboard pages perform them: a session actor with
 // source 'dashboard' in the stance history, the change feed (NOTIFY on team_events after each
 // committed write, none for a refused one), and the same gates as the routes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { OperationId } from '../../../src/catalogue.ts';
+import type { Actor } from '../../../src/kernel/actor.ts';
+import type { SurfaceName } from '../../../src/kernel/catalogue.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
 import { TEAM_EVENTS_CHANNEL, type TeamEvent } from '../../../src/modules/team-data/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
@@ -35,25 +38,29 @@ async function eventsFor(teamId: string, n: number): Promise<TeamEvent[]> {
 }
 
 async function sessionActor(email: string, teamId: string, session?: string) {
-  const actor = await t.ctx.services.sessions.actorFromSession(session ?? (await signIn(t, email)), { teamId });
-  assert.ok(actor);
-  return actor;
+  const signedIn = await t.ctx.services.credentials.verifySession(session ?? (await signIn(t, email)));
+  assert.ok(signedIn);
+  return t.ctx.services.credentials.actingForTeam(signedIn, teamId);
+}
+
+/** Performs an operation as a surface does (the dashboard by default), through the same gates. */
+async function perform(actor: Actor, id: OperationId, input: unknown, surface: SurfaceName = 'dashboard'): Promise<any> {
+  return (await t.ctx.operations.perform(actor, id, input, { call: { surface }, count: false })).result;
 }
 
 test('the dashboard sets a stance with a session actor: history source "dashboard", credential type session', async () => {
   const team = await makeTeam(t, ['team_data', 'advocacy', 'analytics']);
   const owner = await t.ctx.services.accounts.get(team.owner);
   const actor = await sessionActor(owner.email, team.id);
-  const td = t.ctx.services.teamData;
   const record = seeded.matters[0]!.recordNumber;
-  const set = await td.stance.set(actor, { record, stance: 'supports' }, { source: 'dashboard' });
+  const set = await perform(actor, 'team.stance.set', { record, stance: 'supports' });
   assert.deepEqual(set.history[0]!.by, { accountId: owner.id, name: owner.name, credential: { type: 'session', id: actor.credential.id } });
   assert.equal(set.history[0]!.source, 'dashboard');
-  // The positions route of the same row sees it; a key cannot claim to be the dashboard.
-  const positions = await td.positions.list(actor, { limit: 50 });
+  // The positions route of the same row sees it; through v2 the source is v2's.
+  const positions = await perform(actor, 'team.positions.list', { limit: 50 });
   assert.equal(positions.data[0]!.id, set.id);
   const keyActor = await t.ctx.services.credentials.verify({ token: team.keys.owner, ip: '127.0.0.1', surface: 'api' });
-  const flipped = await td.stance.set(keyActor, { record, stance: 'opposes' }, { source: 'dashboard' });
+  const flipped = await perform(keyActor, 'team.stance.set', { record, stance: 'opposes' }, 'v2');
   assert.equal(flipped.history[0]!.source, 'v2.stance');
 
   const got = await eventsFor(team.id, 2);
@@ -74,23 +81,22 @@ test('every committed team write publishes one event; a refused write publishes 
   const actor = await sessionActor(owner.email, team.id);
   // makeTeam already signed the member in (one link at a time): reuse that session.
   const memberActor = await sessionActor(member.email, team.id, team.keys.member.cookie!.replace('ct_session=', ''));
-  const td = t.ctx.services.teamData;
   const record = seeded.matters[1]!.recordNumber;
-  const follow = await td.teamFollows.create(actor, { type: 'search', refId: 'budget' });
-  const note = await td.notes.create(memberActor, { body: 'Hello' });
-  await td.positions.upsert(actor, { positions: [{ recordId: record, stance: 'opposes', label: 'No' }] });
-  await td.targets.add(actor, { record, personIds: [seeded.alders[0]!.id] });
-  const dash = await td.dashboards.create(memberActor, { name: 'D' });
-  await td.dashboards.remove(actor, { id: dash.id });
+  const follow = await perform(actor, 'team.follows.create', { type: 'search', refId: 'budget' });
+  const note = await perform(memberActor, 'team.notes.create', { body: 'Hello' });
+  await perform(actor, 'team.positions.upsert', { positions: [{ recordId: record, stance: 'opposes', label: 'No' }] });
+  await perform(actor, 'team.targets.add', { record, personIds: [seeded.alders[0]!.id] });
+  const dash = await perform(memberActor, 'team.dashboards.create', { name: 'D' });
+  await perform(actor, 'team.dashboards.delete', { id: dash.id });
 
   // Refused: a member cannot replace positions; an unknown record in a replace changes nothing.
-  await assert.rejects(td.positions.replace(memberActor, { positions: [] }), (e: unknown) => e instanceof AppError && e.code === 'forbidden');
+  await assert.rejects(perform(memberActor, 'team.positions.replace', { positions: [] }), (e: unknown) => e instanceof AppError && e.code === 'forbidden');
   await assert.rejects(
-    td.positions.replace(actor, { positions: [{ recordId: 'O2099-404', stance: 'supports', label: '' }] }),
+    perform(actor, 'team.positions.replace', { positions: [{ recordId: 'O2099-404', stance: 'supports', label: '' }] }),
     (e: unknown) => e instanceof AppError && e.code === 'not_found',
   );
-  await assert.rejects(td.notes.update(actor, { id: note.id, change: { body: 'mine now' } }), (e: unknown) => e instanceof AppError && e.code === 'forbidden');
-  assert.equal((await td.positions.list(actor, { limit: 50 })).data.length, 1);
+  await assert.rejects(perform(actor, 'team.notes.update', { id: note.id, change: { body: 'mine now' } }), (e: unknown) => e instanceof AppError && e.code === 'forbidden');
+  assert.equal((await perform(actor, 'team.positions.list', { limit: 50 })).data.length, 1);
 
   const got = await eventsFor(team.id, 6);
   assert.deepEqual(

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import Fastify from 'fastify';
+import { createFastify } from '../../../src/app.ts';
 import { sql } from 'kysely';
 import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { dashboardSurface } from '../../../src/surfaces/dashboard/index.ts';
@@ -134,7 +134,7 @@ describe('the event stream', () => {
 describe('heartbeat', () => {
   test('an idle stream gets comment lines that keep it open', async () => {
     // The same surface on the same services, with a short heartbeat.
-    const app = Fastify();
+    const app = createFastify(w.t.ctx);
     await app.register(dashboardSurface(w.t.ctx, { heartbeatMs: 20 }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {

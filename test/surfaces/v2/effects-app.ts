@@ -1,12 +1,16 @@
 // A v2 app with real write routes, for testing the write-route machinery (idempotency, CSRF) before
 // the team-data routes exist. The routes insert into a table the test creates, so every effect
 // is a real row; the v2 surface mounts them through the same registration as every other route.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../../src/context.ts';
-import { refuseUnsafeUrl } from '../../../src/surfaces/http/guard.ts';
-import { defineRoute, type RouteDef } from '../../../src/surfaces/http/route.ts';
+import { createFastify } from '../../../src/app.ts';
+import { createCatalogue } from '../../../src/catalogue.ts';
+import { bindOperations, operationsOf } from '../../../src/kernel/catalogue.ts';
+import { access } from '../../../src/kernel/operations.ts';
+import { createPerformer } from '../../../src/kernel/perform.ts';
+import { type RouteDef, route } from '../../../src/surfaces/http/route.ts';
 import { v2Surface } from '../../../src/surfaces/v2/index.ts';
 
 export interface Behaviour {
@@ -27,7 +31,11 @@ export async function countEffects(ctx: AppContext, note: string): Promise<numbe
   return Number(r.rows[0]!.n);
 }
 
-export function effectRoutes(ctx: AppContext, behaviour: Behaviour): RouteDef[] {
+/**
+ * Test operations: they write real rows. They need public.ai and count as AI answers, so a test
+ * can see that an idempotent replay uses none.
+ */
+export function effectOperations(ctx: AppContext, behaviour: Behaviour) {
   async function run(note: string, owner: string) {
     if (behaviour.failNext > 0) {
       behaviour.failNext--;
@@ -42,47 +50,28 @@ export function effectRoutes(ctx: AppContext, behaviour: Behaviour): RouteDef[] 
     const r = await sql<{ id: number }>`insert into test_effects (note, owner) values (${note}, ${owner}) returning id`.execute(ctx.db);
     return { id: Number(r.rows[0]!.id), note, owner };
   }
-  const common = { operation: 'answers.create' as const, tags: ['test'], response: Effect };
-  return [
-    defineRoute({
-      ...common,
-      method: 'POST',
-      path: '/effects',
-      summary: 'Record an effect',
-      body: Type.Object({ note: Type.String({ minLength: 1 }) }),
-      async handler({ body, actor, reply }) {
-        reply.header('Location', '/api/v2/effects');
-        return run(body.note, actor.account.id);
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'PUT',
-      path: '/effects/:note',
-      summary: 'Record an effect by name',
-      params: Type.Object({ note: Type.String() }),
-      async handler({ params, actor }) {
-        return run(params.note, actor.account.id);
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'DELETE',
-      path: '/effects/:note',
-      summary: 'Record a deletion',
-      params: Type.Object({ note: Type.String() }),
-      async handler({ params, actor }) {
-        return run(`deleted:${params.note}`, actor.account.id);
-      },
-    }),
-  ];
+  const op = operationsOf<null>();
+  const common = { tags: ['test'], access: access.open('public.ai'), limit: 'ai', effect: 'write', output: Effect } as const;
+  const Note = Type.Object({ note: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+  return bindOperations(null, {
+    'test.effects.record': op({ ...common, summary: 'Record an effect', input: Note, run: (_svc, actor, input) => run(input.note, actor.account.id) }),
+    'test.effects.delete': op({ ...common, summary: 'Record a deletion', input: Note, run: (_svc, actor, input) => run(`deleted:${input.note}`, actor.account.id) }),
+  });
 }
+
+export const effectRoutes: RouteDef[] = [
+  route('POST', '/effects', 'test.effects.record' as never, { location: () => '/api/v2/effects' }),
+  route('PUT', '/effects/:note', 'test.effects.record' as never),
+  route('DELETE', '/effects/:note', 'test.effects.delete' as never),
+];
 
 /** The v2 surface with the effect routes mounted, on the app's own settings. */
 export async function effectsApp(ctx: AppContext, behaviour: Behaviour): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } } });
-  app.addHook('onRequest', async (request) => refuseUnsafeUrl(request));
-  await app.register(v2Surface(ctx, { routes: effectRoutes(ctx, behaviour) }), { prefix: '/api' });
+  // The service's own catalogue and these operations, through the same performer and limits.
+  const operations = createPerformer<any>([...createCatalogue(ctx.services), ...effectOperations(ctx, behaviour)], ctx.services.credentials.limits);
+  const withEffects = { ...ctx, operations };
+  const app = createFastify(withEffects);
+  await app.register(v2Surface(withEffects, { routes: effectRoutes }), { prefix: '/api' });
   await app.ready();
   return app;
 }

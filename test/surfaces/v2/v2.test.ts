@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { operations } from '../../../src/kernel/operations.ts';
 import { operator } from '../../../src/modules/accounts/index.ts';
 import { csrfTokenFor } from '../../../src/modules/sessions/index.ts';
+import { type RouteDef, routeParts } from '../../../src/surfaces/http/route.ts';
 import { replacedInV2, v2Routes } from '../../../src/surfaces/v2/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData } from '../../helpers/seed.ts';
@@ -34,8 +34,9 @@ after(async () => {
 });
 
 // Public data lists (the team and people lists are tested with team keys in team-*.test.ts).
+const opOf = (r: RouteDef) => t.ctx.operations.get(r.operation);
 const listRoutes = () =>
-  v2Routes(t.ctx).filter((r) => r.method === 'GET' && JSON.stringify(r.response).includes('nextCursor') && (operations[r.operation].scopes as readonly string[]).includes('public.read'));
+  v2Routes.filter((r) => r.method === 'GET' && JSON.stringify(opOf(r).output).includes('nextCursor') && (opOf(r).access.scopes as readonly string[]).includes('public.read'));
 
 function assertV2Error(res: { statusCode: number; json(): any }, status: number, code: string) {
   assert.equal(res.statusCode, status);
@@ -84,12 +85,12 @@ test('v2 takes Bearer only: X-API-Key is refused with a hint, while v1 accepts i
 });
 
 test('every v1 data route is served under v2 with public.read, by the same handlers', async () => {
-  const v2Ops = new Set(v2Routes(t.ctx).map((r) => `${r.method} ${r.path} ${r.operation}`));
-  const dataRoutes = (await import('../../../src/surfaces/v1/public-routes.ts')).publicRoutes(t.ctx);
+  const v2Ops = new Set(v2Routes.map((r) => `${r.method} ${r.path} ${r.operation}`));
+  const dataRoutes = (await import('../../../src/surfaces/v1/public-routes.ts')).publicRoutes;
   assert.ok(dataRoutes.length > 0);
   for (const r of dataRoutes.filter((d) => !replacedInV2.has(`${d.method} ${d.path}`))) {
     assert.ok(v2Ops.has(`${r.method} ${r.path} ${r.operation}`), `${r.method} ${r.path} missing from v2`);
-    assert.ok((operations[r.operation].scopes as readonly string[]).includes('public.read'));
+    assert.ok((opOf(r).access.scopes as readonly string[]).includes('public.read'));
   }
   const v1 = await t.app.inject({ method: 'GET', url: '/api/v1/matters?limit=3', headers: auth() });
   const v2 = await t.app.inject({ method: 'GET', url: '/api/v2/matters?limit=3', headers: auth() });
@@ -102,7 +103,7 @@ test('every v2 list: limit 1-200 (0 and 201 are 400), default 50, { data, meta: 
   assert.ok(lists.length > 0);
   for (const r of lists) {
     // Required filters (search's `q`) get a plain value; the page parameters are what is tested.
-    const qs = JSON.parse(JSON.stringify(r.querystring ?? {}));
+    const qs = JSON.parse(JSON.stringify(routeParts(r, opOf(r)).querystring ?? {}));
     const required = ((qs.required ?? []) as string[]).filter((name) => qs.properties[name].default === undefined).map((name) => `${name}=${qs.properties[name].type === 'integer' ? 1 : 'tax'}`);
     const url = `/api/v2${r.path}?${required.join('&')}`;
     for (const limit of [0, 201]) assertV2Error(await t.app.inject({ method: 'GET', url: `${url}&limit=${limit}`, headers: auth() }), 400, 'invalid_request');
@@ -144,10 +145,10 @@ test('GET /api/v2/openapi.json: every v2 operation, with x-scopes from its opera
   assert.equal(doc.components.securitySchemes.apiKey, undefined);
   assert.ok(doc.components.securitySchemes.bearer);
   const ids = new Set<string>();
-  for (const r of v2Routes(t.ctx)) {
+  for (const r of v2Routes) {
     const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()];
     assert.ok(op, `${r.method} ${r.path} missing`);
-    assert.deepEqual(op['x-scopes'], [...operations[r.operation].scopes]);
+    assert.deepEqual(op['x-scopes'], [...opOf(r).access.scopes]);
     assert.ok(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
     ids.add(op.operationId);
     assert.deepEqual(Object.keys(op.responses['401'].content['application/json'].schema.properties), ['error']);

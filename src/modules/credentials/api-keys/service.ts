@@ -3,8 +3,8 @@
 // role at creation, and again on every request by verify.ts (live power).
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import type { Scope } from '../../../kernel/operations.ts';
-import type { Accounts, Acting } from '../../accounts/index.ts';
+import { allScopes, roleCanGrant, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import type { AccountActing, Accounts, Acting } from '../../accounts/index.ts';
 import { asAccount } from '../../accounts/index.ts';
 import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
 import * as policy from './policy.ts';
@@ -35,21 +35,27 @@ export interface CreatedKey {
 
 const notFound = () => new AppError('not_found', 'No such API key.');
 
+/** Where a page acts: a team's keys, or the keys a person made (the account page). Other keys do not exist there. */
+export type KeyContext = { teamId: string } | { accountId: string };
+type KeyRef = { id: string; within?: KeyContext };
+
 /** `settlePower` runs after a key's change commits, so it bites on the key's next request everywhere. */
 export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts, settlePower: () => Promise<void>) {
   const { db, clock } = deps;
 
   /** The key as the caller may see it; anyone else's key does not exist for them. */
-  async function manageable(by: Acting, id: string) {
+  async function manageable(by: Acting, id: string, within?: KeyContext) {
     const row = await repo.findKey(db, id);
     if (!row) throw notFound();
+    if (within && ('teamId' in within ? row.team_id !== within.teamId : row.account_id !== within.accountId)) throw notFound();
     const callerRole = by.type === 'account' && row.team_id ? await accounts.members.roleOf(row.team_id, by.accountId) : null;
     if (!policy.canManageKey(by, { accountId: row.account_id, teamId: row.team_id }, callerRole)) throw notFound();
     return row;
   }
 
-  async function change(by: Acting, id: string, set: Parameters<typeof repo.updateKey>[2]): Promise<ApiKeyView> {
-    const row = await manageable(by, id);
+  async function change(by: Acting, ref: KeyRef, set: Parameters<typeof repo.updateKey>[2]): Promise<ApiKeyView> {
+    const { id } = ref;
+    const row = await manageable(by, id, ref.within);
     if (row.revoked_at) throw new AppError('invalid_request', 'This key is revoked; make a new one.');
     await repo.updateKey(db, id, set);
     await settlePower();
@@ -109,26 +115,42 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
       return rows.map(presentKey);
     },
 
+    /**
+     * A team's Settings → API keys as one member sees it: owners and admins see every key of the
+     * team and may make team keys with the scopes their role can grant; other members see only the
+     * team keys they made. A team they are not in does not exist for them.
+     */
+    async teamPage(by: AccountActing, teamId: string) {
+      const team = await accounts.teams.find(teamId);
+      const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
+      if (!team || !role) throw new AppError('not_found', 'No such team.');
+      const manage = policy.canListTeamKeys(by, role);
+      const rows = await repo.listKeys(db, manage ? { teamId, includeRevoked: false } : { accountId: by.accountId, includeRevoked: false });
+      const keys = rows.map(presentKey).filter((k) => manage || (k.owner.type === 'team' && k.owner.teamId === teamId));
+      const grantableScopes = manage ? allScopes.filter((s) => scopeFitsKeyKind(s, 'team') && roleCanGrant(s, role, team.features)) : [];
+      return { team, role, manage, keys, grantableScopes };
+    },
+
     async get(by: Acting, id: string): Promise<ApiKeyView> {
       return presentKey(await manageable(by, id));
     },
 
-    async rename(by: Acting, input: { id: string; name: string }): Promise<ApiKeyView> {
-      return change(by, input.id, { name: parseKeyName(input.name) });
+    async rename(by: Acting, input: KeyRef & { name: string }): Promise<ApiKeyView> {
+      return change(by, input, { name: parseKeyName(input.name) });
     },
 
-    async setExpiry(by: Acting, input: { id: string; expiresAt: string | Date | null }): Promise<ApiKeyView> {
-      return change(by, input.id, { expires_at: parseExpiry(input.expiresAt, clock.now()) });
+    async setExpiry(by: Acting, input: KeyRef & { expiresAt: string | Date | null }): Promise<ApiKeyView> {
+      return change(by, input, { expires_at: parseExpiry(input.expiresAt, clock.now()) });
     },
 
     /** [] lets any address use the key again. */
-    async setAllowedIps(by: Acting, input: { id: string; allowedIps: readonly string[] }): Promise<ApiKeyView> {
-      return change(by, input.id, { allowed_ips: parseAllowedIps(input.allowedIps) });
+    async setAllowedIps(by: Acting, input: KeyRef & { allowedIps: readonly string[] }): Promise<ApiKeyView> {
+      return change(by, input, { allowed_ips: parseAllowedIps(input.allowedIps) });
     },
 
     /** Revoking twice is harmless: the first revocation (and its reason) stays. */
-    async revoke(by: Acting, input: { id: string }): Promise<ApiKeyView> {
-      const row = await manageable(by, input.id);
+    async revoke(by: Acting, input: KeyRef): Promise<ApiKeyView> {
+      const row = await manageable(by, input.id, input.within);
       const reason =
         by.type === 'operator' ? 'revoked by an operator' : by.accountId === row.account_id ? 'revoked by its creator' : 'revoked by a team owner or admin';
       await repo.revokeKey(db, input.id, clock.now(), reason);

@@ -1,0 +1,23 @@
+// The operation catalogue: every operation the service offers, from the modules that own them,
+// bound to their services. Every surface performs these through kernel/perform.ts.
+import type { Static } from 'typebox';
+import { bindOperations, type Operation } from './kernel/catalogue.ts';
+import { credentialsOperations } from './modules/credentials/operations.ts';
+import { publicDataOperations } from './modules/public-data/operations.ts';
+import { teamDataOperations } from './modules/team-data/operations.ts';
+import type { Services } from './services.ts';
+
+type Definitions = typeof publicDataOperations & typeof teamDataOperations & typeof credentialsOperations;
+
+export type OperationId = keyof Definitions;
+/** What an operation takes and returns, from its schemas. */
+export type OperationInput<Id extends OperationId> = Static<Definitions[Id]['input']>;
+export type OperationOutput<Id extends OperationId> = Static<Definitions[Id]['output']>;
+
+export function createCatalogue(services: Services): Operation[] {
+  return [
+    ...bindOperations(services.credentials, credentialsOperations),
+    ...bindOperations(services.publicData, publicDataOperations),
+    ...bindOperations(services.teamData, teamDataOperations),
+  ];
+}

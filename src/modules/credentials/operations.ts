@@ -1,0 +1,23 @@
+// The credentials module's operation: GET /me, what a credential can tell about itself.
+import { Type } from 'typebox';
+import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
+import { access } from '../../kernel/operations.ts';
+import type { Credentials } from './index.ts';
+import { describeActor, MeSchema } from './me.ts';
+
+const op = operationsOf<Credentials>();
+
+export const credentialsOperations = {
+  'me.read': op({
+    summary: 'The calling account, its team, credential, scopes, limits and usage today',
+    description: 'Counted against the per-minute limit but not the daily one. Usage counts are for the limits owner: the team for team credentials.',
+    tags: ['account'],
+    private: true,
+    access: access.account,
+    limit: 'me',
+    effect: 'read',
+    input: Type.Object({}),
+    output: MeSchema,
+    run: (credentials, actor) => describeActor(credentials.limits, actor),
+  }),
+} satisfies Record<string, OperationDef<Credentials, any, any>>;
