@@ -78,9 +78,14 @@ function errorCode(row: RouteRow, res: LightMyRequestResponse): string {
   return body.error.code;
 }
 
-function assertUnauthorized(row: RouteRow, res: LightMyRequestResponse) {
+const challenge = 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/api", scope="public.read public.ai"';
+
+/** 401 with the RFC 6750 challenge; `error="invalid_token"` when a token was sent (RFC 6750 §3.1). */
+function assertUnauthorized(row: RouteRow, res: LightMyRequestResponse, tokenSent: boolean) {
   assert.equal(res.statusCode, 401, res.body);
-  assert.equal(res.headers['www-authenticate'], 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/api"');
+  const header = String(res.headers['www-authenticate']);
+  if (tokenSent) assert.ok(header.startsWith(`${challenge}, error="invalid_token", error_description="`), header);
+  else assert.equal(header, challenge);
   assert.equal(errorCode(row, res), 'unauthorized');
 }
 
@@ -97,7 +102,7 @@ for (const row of rows) {
     });
 
     test('no credential → 401 unauthorized with WWW-Authenticate', async () => {
-      assertUnauthorized(row, await send(row, {}));
+      assertUnauthorized(row, await send(row, {}), false);
     });
 
     test('wrong scope → 403 scope_missing', { skip: row.op.scopes.length === 0 && 'the route needs no scope' }, async () => {
@@ -108,11 +113,11 @@ for (const row of rows) {
     });
 
     test('revoked key → 401', async () => {
-      assertUnauthorized(row, await send(row, bearer(keys.revoked)));
+      assertUnauthorized(row, await send(row, bearer(keys.revoked)), true);
     });
 
     test('expired key → 401', async () => {
-      assertUnauthorized(row, await send(row, bearer(keys.expired)));
+      assertUnauthorized(row, await send(row, bearer(keys.expired)), true);
     });
 
     test('key used outside its allowed IPs → 403 ip_not_allowed', async () => {
@@ -123,7 +128,7 @@ for (const row of rows) {
 
     if (row.surface === 'v2') {
       test('X-API-Key is not a v2 credential → 401', async () => {
-        assertUnauthorized(row, await send(row, { 'x-api-key': keys.valid }));
+        assertUnauthorized(row, await send(row, { 'x-api-key': keys.valid }), false);
       });
     }
 

@@ -46,7 +46,7 @@ export function createCredentials(
 
 export type { ApiKeyView, KeyKind } from './api-keys/schema.ts';
 export type { CreatedKey, CreateKeyInput, KeyContext } from './api-keys/service.ts';
-export { resourceMetadataUrl, type Surface, unauthorizedError } from './challenge.ts';
+export { DEFAULT_SCOPE, insufficientScopeError, resourceMetadataUrl, type Surface, unauthorizedError } from './challenge.ts';
 export type { LimitUsage, Limits } from './limits/index.ts';
 export { hashCredential, randomBase62 } from './token.ts';
 export type { VerifyInput } from './verify.ts';

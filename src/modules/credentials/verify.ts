@@ -122,7 +122,7 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
   const { db, clock, config } = deps;
   const lookup = cachedLookup(db, power);
   return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
-    const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message);
+    const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message, true);
     if (!token.startsWith(API_KEY_PREFIX) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
     const found = await lookup(hashCredential(token));
     if (!found) throw denied('The credential is not valid.');

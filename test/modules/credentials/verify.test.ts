@@ -23,7 +23,7 @@ describe('refusals', () => {
     const a = await makeAccount(t);
     for (const token of ['ctk_doesnotexist00000000000000000000', 'not-a-key', '']) {
       const err = await rejectsWith(verify(token), 'unauthorized');
-      assert.equal(err.headers['WWW-Authenticate'], 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/api"');
+      assert.match(err.headers['WWW-Authenticate']!, /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token", error_description="[^"]+"$/);
     }
     const revoked = await keys().create({ accountId: a.id, name: 'r', scopes: ['public.read'] });
     await verify(revoked.key);
@@ -39,7 +39,7 @@ describe('refusals', () => {
     await verify(expiring.key);
     // The challenge names the surface the request came to.
     const mcp = await rejectsWith(t.ctx.services.credentials.verify({ token: revoked.key, ip: '::1', surface: 'mcp' }), 'unauthorized');
-    assert.match(mcp.headers['WWW-Authenticate']!, /oauth-protected-resource\/mcp"$/);
+    assert.match(mcp.headers['WWW-Authenticate']!, /oauth-protected-resource\/mcp", scope=/);
   });
 });
 

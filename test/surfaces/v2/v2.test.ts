@@ -64,7 +64,7 @@ test('GET /api/v2/me: the decisions.md shape, never cached by shared caches', as
 test('v2 errors use { error: { code, message } }: 400, 401, 403, 404', async () => {
   const unauth = await t.app.inject({ method: 'GET', url: '/api/v2/matters' });
   assertV2Error(unauth, 401, 'unauthorized');
-  assert.match(String(unauth.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api"$/);
+  assert.match(String(unauth.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai"$/);
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/matters?api_key=ctk_x' }), 400, 'invalid_request');
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/matters?limit=0', headers: auth() }), 400, 'invalid_request');
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/no-such-route', headers: auth() }), 404, 'not_found');
