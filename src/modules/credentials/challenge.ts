@@ -13,9 +13,9 @@ export function resourceMetadataUrl(baseUrl: string, surface: Surface): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/${surface}`;
 }
 
-/** A quoted-string of RFC 9110 §5.6.4: no quotes, backslashes or control characters inside. */
+/** A quoted-string of RFC 9110 §5.6.4: printable ASCII only, no quotes or backslashes inside. */
 function quoted(value: string): string {
-  return `"${value.replace(/[\\"\u0000-\u001f\u007f]/g, ' ')}"`;
+  return `"${value.replace(/[^ -~]|["\\]/g, ' ')}"`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Keyset pagination over any sort: the cursor carries the last row's sort key and the next page
 // starts strictly after it, so inserts never shift or repeat rows across pages.
 import { type RawBuilder, sql } from 'kysely';
+import { AppError } from '../../kernel/errors.ts';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 
 export interface SortKey {
@@ -43,10 +44,38 @@ function after(keys: SortKey[], values: CursorValue[], i: number): RawBuilder<bo
   return sql<boolean>`(${strictly} or ${tie}${nulls})`;
 }
 
+/** A calendar date PostgreSQL and JavaScript read alike (no 2023-02-30, no year 99999). */
+const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
+/**
+ * What a cursor's key may hold for each kind of sort key: a tampered cursor (a number in a date
+ * slot, 1e308 in a rank) is refused as malformed before it reaches SQL, never cast there.
+ */
+const fits: Record<SortKey['cast'], (v: string | number) => boolean> = {
+  date: (v) => typeof v === 'string' && isDate(v),
+  timestamptz: (v) => typeof v === 'string' && v.length <= 40 && /^\d{4}-\d{2}-\d{2}T/.test(v) && isDate(v.slice(0, 10)) && Number.isFinite(Date.parse(v)),
+  text: (v) => typeof v === 'string' && v.length <= 1000,
+  integer: (v) => typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) <= 2_147_483_647,
+  // PostgreSQL's real holds about ±3.4e38; ranks are far smaller.
+  real: (v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) < 1e30,
+  numeric: (v) => (typeof v === 'string' ? /^-?\d{1,20}(\.\d{1,10})?$/.test(v) : Number.isFinite(v) && Math.abs(v) < 1e20),
+};
+
+/** Refuses a cursor whose values do not fit the keys they stand for (400). */
+export function checkCursorKeys(keys: readonly Pick<SortKey, 'cast' | 'nullable'>[], values: CursorValue[]): void {
+  keys.forEach((key, i) => {
+    const v = values[i]!;
+    if (v === null ? !key.nullable : !fits[key.cast](v)) {
+      throw new AppError('invalid_request', 'The cursor is malformed; pass meta.nextCursor from the previous page unchanged.');
+    }
+  });
+}
+
 /** Where-clause for the page after `cursor`, or null on the first page. */
 export function keysetCondition(plan: SortPlan, cursor: string | undefined): RawBuilder<boolean> | null {
   if (cursor === undefined) return null;
   const values = decodeCursor(cursor, plan.name, plan.keys.length);
+  checkCursorKeys(plan.keys, values);
   const first = plan.keys[0]!;
   const v0 = values[0]!;
   const rest = after(plan.keys, values, 0);

@@ -2,8 +2,8 @@
 // type's branch ranks only its own GIN-index matches and keeps only one page of them; the
 // branches are merged by rank. The page key is (rank, type, id).
 import { type RawBuilder, sql } from 'kysely';
-import { AppError } from '../../kernel/errors.ts';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
+import { checkCursorKeys } from './keyset.ts';
 import { RANKED_CANDIDATES, recordNumberPattern } from './repo-matters.ts';
 import { isoTs, rank, recordEquals, tsQuery } from './repo-sql.ts';
 import type { Db } from './repo-sql.ts';
@@ -54,6 +54,9 @@ function branch(type: SearchType, q: string, since: string | undefined): RawBuil
   }
 }
 
+/** The keys of a search cursor: rank, type, id. */
+const relevanceKeys = [{ cast: 'real' }, { cast: 'text' }, { cast: 'text' }] as const;
+
 // "Strictly after the cursor" for one branch, whose type is a constant: compare it once here.
 function afterCursor(type: SearchType, cursor: CursorValue[] | null): RawBuilder<boolean> {
   if (!cursor) return sql<boolean>`true`;
@@ -69,9 +72,7 @@ export async function search(
   input: { q: string; types: readonly SearchType[]; limit: number; cursor?: string | undefined; updatedSince?: string | undefined },
 ): Promise<Page<SearchRow>> {
   const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor, 'relevance', 3);
-  if (cursor && (typeof cursor[0] !== 'number' || typeof cursor[1] !== 'string' || typeof cursor[2] !== 'string')) {
-    throw new AppError('invalid_request', 'The cursor is malformed; pass meta.nextCursor from the previous page unchanged.');
-  }
+  if (cursor) checkCursorKeys(relevanceKeys, cursor);
   const n = input.limit + 1;
   const parts = input.types.map(
     (type) => sql`(select * from (${branch(type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
