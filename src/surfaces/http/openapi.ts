@@ -26,7 +26,8 @@ const idempotencyKeyParameter = {
   in: 'header',
   required: false,
   description:
-    "1 to 255 characters, unique per intended change. Scoped to the credential's owner; the first answer is replayed for 24 hours with Idempotent-Replayed: true.",
+    "1 to 255 characters (counted as characters, not bytes: send it UTF-8 encoded), unique per intended change. Scoped to the credential's owner; " +
+    'the first answer is replayed for 24 hours with Idempotent-Replayed: true, and only to the person who sent it: the same key from another person of the same team is 422.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
@@ -48,7 +49,8 @@ function parameters(schema: TSchema | undefined, where: 'query' | 'path') {
     return {
       name,
       in: where,
-      required: where === 'path' ? true : required.has(name),
+      // A parameter with a default (a list's `limit`) may be left out: the default applies.
+      required: where === 'path' ? true : required.has(name) && prop.default === undefined,
       ...(description ? { description } : {}),
       schema: rest,
     };

@@ -163,6 +163,17 @@ test('an Idempotency-Key of 0 or 256 characters is 400 invalid_request; 255 is f
   assert.equal(await countEffects(t.ctx, 'length'), 1);
 });
 
+test('the key is counted in characters, not bytes: 255 non-ASCII characters sent as UTF-8 are fine, 256 are 400', async () => {
+  const { auth } = await newKey();
+  // What Node hands over for a header sent as UTF-8: its bytes read as Latin-1.
+  const utf8 = (key: string) => Buffer.from(key, 'utf8').toString('latin1');
+  assert.equal((await post(auth, utf8('é'.repeat(256)), 'chars')).statusCode, 400);
+  assert.equal((await post(auth, utf8('é'.repeat(255)), 'chars')).statusCode, 201);
+  const replay = await post(auth, utf8('é'.repeat(255)), 'chars');
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(await countEffects(t.ctx, 'chars'), 1);
+});
+
 test("keys are scoped to the credential's owner: another key of the same account replays, another account runs", async () => {
   const a1 = await newKey('owner-a@example.org');
   const a2 = await newKey('owner-a@example.org');

@@ -148,6 +148,25 @@ test('team notes: any member writes; only the author edits or deletes; subjects 
   assert.equal(expectOk(await call(other.keys.owner, 'GET', '/team/notes')).data.length, 0);
 });
 
+test("one person's stored answer is never replayed to another person of the team: the same key and request is 422 for them", async () => {
+  const headers = { 'idempotency-key': 'shared-key' };
+  const first = await call(team.keys.owner, 'POST', '/team/notes', { body: 'Owner wrote this' }, headers);
+  assert.equal(first.statusCode, 201);
+  // The owner's own retry replays; the member (a dashboard session) and the admin sending the very same request do not.
+  assert.equal((await call(team.keys.owner, 'POST', '/team/notes', { body: 'Owner wrote this' }, headers)).headers['idempotent-replayed'], 'true');
+  for (const other of [team.keys.member, team.keys.admin]) {
+    const res = await call(other, 'POST', '/team/notes', { body: 'Owner wrote this' }, headers);
+    expectError(res, 422, 'idempotency_key_reused');
+    assert.equal(res.headers['idempotent-replayed'], undefined);
+  }
+  // Nor can a person who may not make the change get the owner's answer: refused before the key is looked at.
+  const patch = await call(team.keys.owner, 'PATCH', `/team/notes/${first.json().id}`, { body: 'edited' }, { 'idempotency-key': 'edit-key' });
+  assert.equal(patch.statusCode, 200);
+  expectError(await call(team.keys.member, 'PATCH', `/team/notes/${first.json().id}`, { body: 'edited' }, { 'idempotency-key': 'edit-key' }), 422, 'idempotency_key_reused');
+  const notes = expectOk(await call(team.keys.owner, 'GET', '/team/notes?limit=200')).data.filter((n: any) => n.body === 'Owner wrote this' || n.body === 'edited');
+  assert.equal(notes.length, 1);
+});
+
 test('writes replay with the same Idempotency-Key and happen once', async () => {
   const headers = { 'idempotency-key': 'note-once' };
   const first = await call(team.keys.admin, 'POST', '/team/notes', { body: 'Exactly once' }, headers);

@@ -37,6 +37,25 @@ function keyValueIn(body: string): string {
   return m[0];
 }
 
+test("the team key page acts only within its team: outsiders and plain members make nothing, personal keys are not made there", async () => {
+  const before = { team: (await teamKeys()).length, stranger: (await ownKeys('stranger')).length, member: (await ownKeys('member')).length };
+  // Someone outside the team, with a valid form of their own session: 404, and no key of any kind.
+  const strangerForm = await browsers.stranger!.get('/account');
+  for (const owner of [teamId, 'personal']) {
+    const res = await browsers.stranger!.post(teamPage(), { _csrf: csrfOf(strangerForm.body), name: 'sneaky', owner, scopes: 'public.read' });
+    assert.equal(res.status, 404, `stranger, owner ${owner}`);
+  }
+  // A plain member: refused, and no personal key made on the team page either.
+  const memberPage = await browsers.member!.get(teamPage());
+  assert.equal(memberPage.status, 200);
+  assert.doesNotMatch(memberPage.body, /New team key/);
+  const asTeam = await browsers.member!.post(teamPage(), { _csrf: csrfOf(memberPage.body), name: 'mine', owner: teamId, scopes: 'public.read' });
+  assert.equal(asTeam.status, 403);
+  const asPersonal = await browsers.member!.post(teamPage(), { _csrf: csrfOf(memberPage.body), name: 'mine', owner: 'personal', scopes: 'public.read' });
+  assert.equal(asPersonal.status, 400);
+  assert.deepEqual({ team: (await teamKeys()).length, stranger: (await ownKeys('stranger')).length, member: (await ownKeys('member')).length }, before);
+});
+
 test('an admin makes a team key on the page: the value is shown once and never again', async () => {
   const b = browsers.admin!;
   const page = await b.get(teamPage());

@@ -41,6 +41,20 @@ test('members see the list but no management forms, and cannot add anyone', asyn
   assert.equal(await roleOf('newcomer'), null);
 });
 
+test('a plain member learns nothing about which addresses have accounts: the same 403 for every address', async () => {
+  const res = await browsers.member!.get(page());
+  const token = csrfOf(res.body);
+  const known = await browsers.member!.post(page(), { _csrf: token, email: 'newcomer@example.org', role: 'member' });
+  const unknown = await browsers.member!.post(page(), { _csrf: token, email: 'nobody-at-all@example.org', role: 'member' });
+  const blank = await browsers.member!.post(page(), { _csrf: token, email: '', role: 'member' });
+  for (const answer of [known, unknown, blank]) {
+    assert.equal(answer.status, 403);
+    assert.match(answer.body, /Only team owners and admins may manage members/);
+    assert.doesNotMatch(answer.body, /signed in with/);
+  }
+  assert.equal(await roleOf('newcomer'), null);
+});
+
 test('bad forms come back with 400 and change nothing', async () => {
   const token = await csrf('admin');
   const unknown = await browsers.admin!.post(page(), { _csrf: token, email: 'nobody@example.org', role: 'member' });
