@@ -6,6 +6,7 @@ import Fastify, { type ConnectionError, type FastifyInstance, type FastifyReply,
 import type { AppContext } from './context.ts';
 import { normalizeError } from './kernel/errors.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
+import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
 import { renderV1, renderV2, sendError } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
@@ -55,14 +56,14 @@ function clientError(err: ConnectionError, socket: Socket): void {
   socket.destroy();
 }
 
-/** The Fastify instance every surface mounts on: options, request id, cookies, framework errors. */
+/** The Fastify instance every surface mounts on: options, request id, cookies, capped parsers, framework errors. */
 export function createFastify(ctx: AppContext): FastifyInstance {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),
-    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true, querystringParser },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
@@ -75,6 +76,7 @@ export function createFastify(ctx: AppContext): FastifyInstance {
     // headers of an authenticated answer (surfaces/http/guard.ts); every other path is checked here.
     if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);
   });
+  useBodyParsers(app);
   // Errors outside any surface render in the v1 shape, or as a page.
   app.setErrorHandler(async (error, request, reply) => frameworkError(error as Error, request, reply));
   app.setNotFoundHandler(async (request, reply) =>

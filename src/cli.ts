@@ -27,6 +27,8 @@ async function main(argv: string[]): Promise<void> {
     if (!config.databaseUrl && (await socketIsLive(adminSocketPath(config)))) {
       fail(`the service is already running on ${config.dataDir}`, 1);
     }
+    // Files the embedded database creates from now on are private too (DATA_DIR is 0700 already).
+    if (!config.databaseUrl) process.umask(0o077);
     // Loaded only here: the other commands need neither the HTTP app nor its modules.
     const { startServer } = await import('./server.ts');
     const server = await startServer(config);

@@ -1,6 +1,7 @@
 // PostgreSQL everywhere: an embedded PGlite under DATA_DIR by default, a server through
 // DATABASE_URL. Both sit behind one Kysely instance so every module runs the same SQL on both.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
@@ -120,10 +121,29 @@ export async function openDatabase<DB>(options: OpenOptions): Promise<Database<D
   return openPglite<DB>(options.dataDir);
 }
 
+/**
+ * Makes every file under `dir` 0600 and every directory 0700: the embedded database unpacks its
+ * initial catalogs, config and commit log 0666, and its data is what the 0600 admin socket guards.
+ * Links are not followed; a file removed meanwhile is skipped.
+ */
+function makePrivate(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isSymbolicLink()) continue;
+    try {
+      chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
-  mkdirSync(dataDir, { recursive: true });
+  // The directory is closed to others first, so nothing in it is reachable while it is tightened.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const pglite = new PGlite({ dataDir: `${dataDir}/pgdata`, parsers });
   await pglite.waitReady;
+  makePrivate(dataDir);
   const db = new Kysely<DB>({ dialect: new SerialPGliteDialect({ pglite }) });
   return {
     db,

@@ -4,6 +4,7 @@
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError } from './errors.ts';
+import { checkJson } from './json-shape.ts';
 
 /** A nullable value: one of a single type as a JSON Schema type list (OpenAPI 3.1), anything else as anyOf with null. */
 export function Nullable<T extends TSchema>(schema: T) {
@@ -65,6 +66,7 @@ function validatorOf(schema: TSchema) {
  * are validated by Fastify with the same schema; this is the check for every other caller.
  */
 export function validate<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
+  checkJson(value, `The ${what}`);
   const v = validatorOf(schema);
   // Defaults as Fastify applies them to a route's input (a list's `limit` of 50).
   const filled = value !== null && typeof value === 'object' ? v.Default(structuredClone(value)) : value;

@@ -25,9 +25,28 @@ export function checkKey(raw: string): string {
   return raw;
 }
 
+/** Twice the nesting the JSON body parser lets through (32): no accepted body is refused here. */
+export const MAX_CANONICAL_DEPTH = 64;
+
+/**
+ * JSON.stringify recurses, so a value nested some thousands deep would overflow the stack (a 500).
+ * Bodies are capped where they are parsed; this walk, iterative and depth-first, keeps the
+ * fingerprint safe for any other value too, a cyclic one included (its depth has no end).
+ */
+function refuseDeepNesting(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    if (depth > MAX_CANONICAL_DEPTH) throw new AppError('invalid_request', `The request body nests deeper than ${MAX_CANONICAL_DEPTH} levels.`);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+}
+
 /** JSON with object keys sorted at every depth, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are one body. */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
+  refuseDeepNesting(value);
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || Buffer.isBuffer(v)) return v;
     const sorted: Record<string, unknown> = {};

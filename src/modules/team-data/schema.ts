@@ -242,13 +242,15 @@ export type { SpeakerKind };
 /** A layout must fit in 64 KiB of JSON (decisions.md) and widget ids are unique within it. */
 export function parseLayout(value: unknown): LayoutValue {
   const layout = validate(Layout, value, 'layout');
-  const bytes = Buffer.byteLength(JSON.stringify(layout), 'utf8');
-  if (bytes > MAX_LAYOUT_BYTES) throw new AppError('invalid_request', `The layout is ${bytes} bytes of JSON; at most ${MAX_LAYOUT_BYTES} are allowed.`);
   const ids = new Set<string>();
   layout.widgets.forEach((w, i) => {
     if (ids.has(w.id)) throw new AppError('invalid_request', `Widget id "${w.id}" appears twice in the layout.`);
     ids.add(w.id);
     validate(Settings[w.kind], w.settings, `settings of widget ${i} (${w.kind})`);
   });
+  // Measured only once every part is known to be flat: JSON.stringify recurses, and settings
+  // nested thousands deep (any caller, not only the capped JSON body) would overflow the stack.
+  const bytes = Buffer.byteLength(JSON.stringify(layout), 'utf8');
+  if (bytes > MAX_LAYOUT_BYTES) throw new AppError('invalid_request', `The layout is ${bytes} bytes of JSON; at most ${MAX_LAYOUT_BYTES} are allowed.`);
   return layout;
 }

@@ -6,6 +6,7 @@ import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { teamSchemas } from '../../modules/team-data/index.ts';
+import { parseJsonText } from '../http/body-parsers.ts';
 import { field } from '../web/form.ts';
 import { csrfField, formatTime, type Html } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
@@ -123,13 +124,7 @@ ${current ? await dashboardView(v, current) : ''}`;
         });
       });
 
-    layoutChange('layout', (_d, body) => {
-      try {
-        return JSON.parse(field(body, 'layout'));
-      } catch {
-        throw new AppError('invalid_request', 'The layout is not valid JSON.');
-      }
-    });
+    layoutChange('layout', (_d, body) => parseJsonText(field(body, 'layout'), 'The layout'));
     layoutChange('widgets', (d, body) => {
       const bottom = Math.max(-1, ...d.layout.widgets.map((w) => w.position.y + w.size.h - 1));
       const widget = { id: `w${crypto.randomUUID().slice(0, 8)}`, kind: field(body, 'kind'), position: { x: 0, y: Math.min(1000, bottom + 1) }, size: { w: 6, h: 4 }, settings: settingsOf(body) };

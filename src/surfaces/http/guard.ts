@@ -12,6 +12,7 @@ import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/operations.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
+import { queryRefusalOf } from './body-parsers.ts';
 import { clientIp } from './client-ip.ts';
 import { writeMethods } from './route.ts';
 
@@ -31,6 +32,9 @@ declare module 'fastify' {
 const credentialParams = ['api_key', 'apikey', 'api-key', 'key', 'access_token', 'token', 'auth', 'authorization', 'x-api-key'];
 
 export function refuseUnsafeUrl(request: FastifyRequest): void {
+  // A query string past the parser's caps (./body-parsers.ts) is refused here, where it can be said.
+  const refusal = queryRefusalOf(request);
+  if (refusal) throw refusal;
   // A NUL character can be stored nowhere (PostgreSQL text refuses it): refuse it at the door.
   if (/%00/.test(request.url) || request.url.includes('\u0000')) {
     throw new AppError('invalid_request', 'The URL contains a NUL character (%00).');

@@ -1,19 +1,11 @@
 // HTML form bodies (application/x-www-form-urlencoded) and reading their fields. A repeated field
-// (checkboxes) becomes an array; everything else stays a string.
-import type { FastifyInstance } from 'fastify';
-
-export type FormBody = Record<string, string | string[]>;
+// (checkboxes) becomes an array; everything else stays a string. The parser and its caps are
+// shared with query strings (surfaces/http/body-parsers.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseForm } from '../http/body-parsers.ts';
 
 export function useFormBodies(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const out: FormBody = Object.create(null);
-    for (const [name, value] of new URLSearchParams(body as string)) {
-      const prev = out[name];
-      if (prev === undefined) out[name] = value;
-      else out[name] = Array.isArray(prev) ? [...prev, value] : [prev, value];
-    }
-    done(null, out);
-  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, async (_request: FastifyRequest, body: string) => parseForm(body));
 }
 
 function record(body: unknown): Record<string, unknown> {

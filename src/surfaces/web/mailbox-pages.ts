@@ -1,11 +1,16 @@
 // The outbox at /dev/mailbox (decisions.md, "Running it"): without SMTP_URL, mail is kept in
 // memory and shown here outside production, as an HTML page and as JSON. In production the pages
-// do not exist, because the outbox holds other people's sign-in links.
+// do not exist, because the outbox holds other people's sign-in links; elsewhere they answer
+// only callers on this machine.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
+import { isInRanges } from '../../kernel/ip.ts';
 import { page, sendPage } from './layout.ts';
 import { viewerOf } from './signin-pages.ts';
+
+/** Loopback: 127.0.0.0/8 and ::1 (an IPv4-mapped ::ffff:127.x counts as IPv4). */
+const loopback = ['127.0.0.0/8', '::1'];
 
 export function mailboxPages(ctx: AppContext) {
   const mailer = ctx.services.mailer;
@@ -29,6 +34,12 @@ export function mailboxPages(ctx: AppContext) {
 
   return async function routes(app: FastifyInstance): Promise<void> {
     if (!open) return;
+    // The outbox holds everyone's sign-in links, and HOST defaults to 0.0.0.0: only a caller on
+    // this machine may read it. The TCP peer decides, never X-Forwarded-For, which anyone can
+    // send (so not TRUST_PROXY either). Anyone else gets the 404 of a page that does not exist.
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isInRanges(request.raw.socket.remoteAddress ?? '', loopback)) return reply.callNotFound();
+    });
     app.get('/dev/mailbox.json', async (_request, reply) => json(reply));
     app.get('/dev/mailbox', async (request, reply) => {
       const accept = String(request.headers.accept ?? '');

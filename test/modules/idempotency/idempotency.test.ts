@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
 import type { IdempotencyOwner } from '../../../src/modules/idempotency/index.ts';
-import { canonicalJson, checkKey, requestFingerprint } from '../../../src/modules/idempotency/policy.ts';
+import { canonicalJson, checkKey, MAX_CANONICAL_DEPTH, requestFingerprint } from '../../../src/modules/idempotency/policy.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 const clock = new ManualClock('2030-03-01T12:00:00Z');
@@ -36,6 +36,21 @@ test('the fingerprint ignores key order but not method, path or values', () => {
   assert.notEqual(requestFingerprint('POST', '/api/v2/x', { a: 1, b: 3 }, 'acc_1'), base);
   assert.notEqual(requestFingerprint('POST', '/api/v2/x', { a: 1, b: 2 }, 'acc_2'), base, 'another person sends another request');
   assert.notEqual(requestFingerprint('POST', '/api/v2/x', undefined, 'acc_1'), base);
+});
+
+test('a value nested past the fingerprint depth is invalid_request, however deep or even cyclic', () => {
+  const nested = (depth: number) => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = [v];
+    return v;
+  };
+  assert.equal(canonicalJson(nested(MAX_CANONICAL_DEPTH)), `${'['.repeat(MAX_CANONICAL_DEPTH)}1${']'.repeat(MAX_CANONICAL_DEPTH)}`);
+  const cyclic: Record<string, unknown> = {};
+  cyclic.a = cyclic;
+  cyclic.b = cyclic;
+  for (const value of [nested(MAX_CANONICAL_DEPTH + 1), nested(100_000), cyclic]) {
+    assert.throws(() => requestFingerprint('POST', '/api/v2/x', value, 'acc_1'), (e: unknown) => e instanceof AppError && e.code === 'invalid_request');
+  }
 });
 
 test('claim, in progress, complete, replay; a different fingerprint is a mismatch', async () => {

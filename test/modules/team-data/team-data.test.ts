@@ -106,3 +106,20 @@ test('every committed team write publishes one event; a refused write publishes 
   assert.equal(got[0]!.id, follow.id);
   assert.equal(got[3]!.id, seeded.matters[1]!.id, 'a targets event names the matter');
 });
+
+test('a layout whose settings nest thousands deep is refused as invalid_request, not a stack overflow', async () => {
+  const team = await makeTeam(t, ['team_data', 'analytics']);
+  const owner = await t.ctx.services.accounts.get(team.owner);
+  const actor = await sessionActor(owner.email, team.id);
+  const td = t.ctx.services.teamData;
+  let deep: unknown = 'x';
+  for (let i = 0; i < 100_000; i++) deep = { a: deep };
+  const widget = { id: 'w1', kind: 'roll_call', position: { x: 0, y: 0 }, size: { w: 1, h: 1 } };
+  const invalid = (e: unknown) => e instanceof AppError && e.code === 'invalid_request';
+  for (const settings of [deep, { recordNumber: seeded.matters[0]!.recordNumber, extra: deep }]) {
+    const layout = { widgets: [{ ...widget, settings }] } as never;
+    await assert.rejects(td.dashboards.create(actor, { name: 'Deep', layout }), invalid);
+    const dash = await td.dashboards.create(actor, { name: 'Flat' });
+    await assert.rejects(td.dashboards.update(actor, { id: dash.id, change: { layout } }), invalid);
+  }
+});

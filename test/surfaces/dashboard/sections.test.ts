@@ -157,6 +157,16 @@ describe('analytics', () => {
     assert.match(bad.body, /not valid JSON/);
   });
 
+  test('a layout typed with settings nested past the JSON cap is a 400 the page explains, not a 500', async () => {
+    const b = browserWith(w.t, team.sessions.member);
+    const page = (await b.submit(url('analytics'), url('analytics'), { name: 'Deep layout' })).location!;
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const layout = `{"widgets":[{"id":"w1","kind":"roll_call","position":{"x":0,"y":0},"size":{"w":1,"h":1},"settings":{"recordNumber":"${record}","extra":${deep}}}]}`;
+    const res = await b.submit(page, `${page}/layout`, { baseVersion: '1', layout });
+    assert.equal(res.status, 400);
+    assert.match(res.body, /The layout nests deeper than 32 levels/);
+  });
+
   test('a team without analytics is told it needs the feature', async () => {
     const other = await dashboardTeam(w.t, ['team_data']);
     const res = await browserWith(w.t, other.sessions.owner).get(`/dashboard/${other.id}/analytics`);

@@ -67,6 +67,33 @@ test('the outbox keeps mail outside production, at /dev/mailbox as HTML and JSON
   assert.equal(confirm.status, 200);
 });
 
+test('the outbox answers only callers on this machine; others get the 404 of an unknown page, whatever they forward', async () => {
+  await new Browser(t.app).submit('/signin', '/signin', { email: 'not-yours@example.org' });
+  // TRUST_PROXY names the outside peer as a proxy: its X-Forwarded-For still does not count here.
+  const proxied = await startTestContext({ env: { TRUST_PROXY: '203.0.113.0/24' } });
+  try {
+    for (const app of [t.app, proxied.app]) {
+      for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
+        const unknown = await app.inject({ method: 'GET', url: `${url}-nowhere`, remoteAddress: '203.0.113.5' });
+        for (const remoteAddress of ['203.0.113.5', '::ffff:203.0.113.5', '10.0.0.7', '2001:db8::1']) {
+          for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '::1', accept: 'application/json' }]) {
+            const res = await app.inject({ method: 'GET', url, remoteAddress, headers });
+            assert.equal(res.statusCode, 404, `${url} from ${remoteAddress}`);
+            assert.equal(res.headers['content-type'], unknown.headers['content-type']);
+            assert.equal(res.body, unknown.body.replace(`${url}-nowhere`, url));
+          }
+        }
+        for (const remoteAddress of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+          assert.equal((await app.inject({ method: 'GET', url, remoteAddress })).statusCode, 200, `${url} from ${remoteAddress}`);
+        }
+      }
+    }
+    assert.match((await t.app.inject({ method: 'GET', url: '/dev/mailbox.json', remoteAddress: '::1' })).body, /not-yours@example\.org/);
+  } finally {
+    await proxied.close();
+  }
+});
+
 test('values on pages are escaped', async () => {
   const b = new Browser(t.app);
   const res = await b.submit('/signin', '/signin', { email: '<script>alert(1)</script>@x' });
