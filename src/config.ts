@@ -23,6 +23,8 @@ export interface Config {
     refreshToken: number;
     signinLink: number;
   };
+  /** The job queue (kernel/jobs.ts). */
+  jobs: { stopGraceSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -77,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshToken: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 2592000, 1),
       signinLink: int(env, 'SIGNIN_LINK_TTL_SECONDS', 900, 1),
     },
+    jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
   };
 }

@@ -1,0 +1,8 @@
+// What runs on the job queue while the service runs, started once by server.ts (never by the
+// CLI): the queue itself, then each module's workers and schedules (scheduled ingestion, webhook
+// deliveries and email alerts register here).
+import type { AppContext } from './context.ts';
+
+export async function startWorkers(ctx: AppContext): Promise<void> {
+  await ctx.jobs.start();
+}
