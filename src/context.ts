@@ -75,7 +75,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     throw err;
   }
   const jobs = createJobs(database, config, deps.log);
-  const services = createServices(deps, database, caches);
+  const services = createServices(deps, database, caches, jobs);
   return {
     ...deps,
     database,

@@ -148,12 +148,14 @@ export function publicRoutes(ctx: AppContext): RouteDef[] {
       method: 'GET',
       path: '/sources',
       operation: 'sources.read',
-      summary: 'Freshness of each upstream source: last sync, last success, last error',
+      summary: 'Freshness of each upstream source (last sync, last success, last error), its schedule and its latest sync job',
       tags: ['sources'],
       querystring: Type.Object({}, { additionalProperties: false }),
       response: s.SourcesList,
       handler: () => pd.sources(),
+      // Live state of sync jobs, from the queue's tables: read on every request, never kept.
+      cached: false,
     }),
     ...moneyRoutes(ctx, listDescription),
-  ].map((route) => ({ ...route, cached: true }));
+  ].map((route) => ({ cached: true, ...route }));
 }
