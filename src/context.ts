@@ -8,6 +8,7 @@ import type { DB } from './db-schema.ts';
 import { type Clock, systemClock } from './kernel/clock.ts';
 import { type Coherence, startCoherence, withoutCaches } from './kernel/coherence.ts';
 import { type Database, openDatabase } from './kernel/db.ts';
+import { createJobs, type Jobs } from './kernel/jobs.ts';
 import { migrate } from './kernel/migrate.ts';
 import { createServices, type Services } from './services.ts';
 import { createCatalogue, type OperationId } from './catalogue.ts';
@@ -17,6 +18,8 @@ export interface AppContext extends ModuleDeps {
   database: Database<DB>;
   /** In-memory caches kept coherent with the database and the other instances (kernel/coherence.ts). */
   caches: Coherence;
+  /** The job queue: built here, started only by the running service (workers.ts), stopped by close(). */
+  jobs: Jobs;
   services: Services;
   /** Every operation, performed through the same gates by every surface (kernel/perform.ts). */
   operations: Performer<OperationId>;
@@ -68,14 +71,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await database.close();
     throw err;
   }
-  const services = createServices(deps, database, caches);
+  const jobs = createJobs(database, config, deps.log);
+  const services = createServices(deps, database, caches, jobs);
   return {
     ...deps,
     database,
     caches,
+    jobs,
     services,
     operations: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits),
     async close() {
+      // First, while the database is still there for the jobs given their grace period.
+      await jobs.stop();
       await services.close();
       await caches.close();
       await database.close();

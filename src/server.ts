@@ -1,11 +1,12 @@
 // Listen and shut down gracefully; everything else is built by context.ts and app.ts.
 import { buildApp } from './app.ts';
+import { type AppContext, createContext } from './context.ts';
 import type { Config } from './kernel/config.ts';
-import { createContext } from './context.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import { lockIds, withStartupLock } from './kernel/locks.ts';
+import { startWorkers } from './workers.ts';
 
-export async function startServer(config: Config): Promise<{ close(): Promise<void>; url: string }> {
+export async function startServer(config: Config): Promise<{ close(): Promise<void>; url: string; ctx: AppContext }> {
   const ctx = await createContext(config);
   // With the embedded database only this process may open the data directory, so the operator
   // CLI reaches the running service through a socket only this machine's user can open. It opens
@@ -22,6 +23,12 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
     if (loaded) ctx.log.info('loaded the bundled Chicago sample');
   }
   const app = await buildApp(ctx);
+  // The job queue and its workers (scheduled ingestion); ctx.close() stops them gracefully.
+  await startWorkers(ctx).catch(async (err) => {
+    await admin?.close();
+    await ctx.close();
+    throw err;
+  });
   const url = await app.listen({ port: config.port, host: config.host });
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
   let closing: Promise<void> | null = null;
@@ -31,5 +38,5 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       await app.close();
       await ctx.close();
     })());
-  return { close, url };
+  return { close, url, ctx };
 }

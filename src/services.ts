@@ -3,12 +3,14 @@ import type { ModuleDeps } from './kernel/deps.ts';
 import type { DB } from './db-schema.ts';
 import type { Coherence } from './kernel/coherence.ts';
 import type { Database } from './kernel/db.ts';
+import type { Jobs } from './kernel/jobs.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
 import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
 import { createPublicData, type PublicData } from './modules/public-data/index.ts';
 import { createIngest, type Ingest } from './modules/public-data/ingest/index.ts';
+import { createIngestSchedule, type IngestSchedule } from './modules/public-data/ingest/schedule.ts';
 import { createLive, type Live } from './modules/live/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
@@ -16,6 +18,8 @@ import { createTeamData, type TeamData } from './modules/team-data/index.ts';
 export interface Services {
   publicData: PublicData;
   ingest: Ingest;
+  /** Scheduled ingestion on the job queue. */
+  ingestSchedule: IngestSchedule;
   accounts: Accounts;
   credentials: Credentials;
   idempotency: Idempotency;
@@ -26,17 +30,19 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(deps: ModuleDeps, database: Database<DB>, caches: Coherence): Services {
+export function createServices(deps: ModuleDeps, database: Database<DB>, caches: Coherence, jobs: Jobs): Services {
   const accounts = createAccounts(deps, { settlePower: caches.settlePower });
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
   const credentials = createCredentials(deps, { accounts, sessions, database, caches });
-  const publicData = createPublicData(deps);
   const ingest = createIngest(deps);
+  const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
+  const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
   const live = createLive(deps, { database, accounts });
   return {
     publicData,
     ingest,
+    ingestSchedule,
     accounts,
     credentials,
     idempotency: createIdempotency(deps),

@@ -23,6 +23,21 @@ export interface Config {
     refreshToken: number;
     signinLink: number;
   };
+  /** The job queue (kernel/jobs.ts). */
+  jobs: { stopGraceSeconds: number };
+  /** Where ingestion fetches each source from, and which sources sync on a schedule. */
+  ingest: IngestConfig;
+}
+
+export interface IngestConfig {
+  /** The sources synced on a schedule, with their cron expressions: empty unless INGEST_SCHEDULE=on. */
+  schedules: { source: string; cron: string }[];
+  /** The time zone the cron expressions are read in. */
+  timezone: string;
+  /** A failed scheduled sync is retried this many times, after delaySeconds doubling each time. */
+  retry: { limit: number; delaySeconds: number };
+  /** Base URL overrides by source family (elms, lobbying, campaign_finance, legistar). */
+  baseUrls: Partial<Record<string, string>>;
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +68,52 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+// Scheduled ingestion (README "Ingesting"). Each family's cron can be set, or `off`; Legistar
+// cities are scheduled only when INGEST_LEGISTAR_CLIENTS names them.
+const ingestFamilies = ['elms', 'lobbying', 'campaign_finance', 'legistar'] as const;
+const defaultCron: Record<(typeof ingestFamilies)[number], string> = {
+  elms: '7 * * * *',
+  lobbying: '20 6 * * *',
+  campaign_finance: '40 6 * * *',
+  legistar: '37 * * * *',
+};
+
+function ingestConfig(env: NodeJS.ProcessEnv): IngestConfig {
+  const schedule = (str(env, 'INGEST_SCHEDULE') ?? 'off').toLowerCase();
+  if (!['on', 'off', 'true', 'false'].includes(schedule)) throw new ConfigError(`INGEST_SCHEDULE must be on or off, got "${schedule}"`);
+  const cron = (family: (typeof ingestFamilies)[number]): string | null => {
+    const name = `INGEST_CRON_${family.toUpperCase()}`;
+    const raw = str(env, name) ?? defaultCron[family];
+    if (raw.toLowerCase() === 'off') return null;
+    // pg-boss reads it at start-up (cron-parser); here only its shape, so a typo fails early.
+    if (!/^\S+(\s+\S+){4,5}$/.test(raw)) throw new ConfigError(`${name} must be a cron expression like "7 * * * *" or off, got "${raw}"`);
+    return raw;
+  };
+  const clients = (str(env, 'INGEST_LEGISTAR_CLIENTS') ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  for (const c of clients) if (!/^[a-z0-9-]+$/.test(c)) throw new ConfigError(`INGEST_LEGISTAR_CLIENTS: "${c}" is not a Legistar client name`);
+  const timezone = str(env, 'INGEST_TIMEZONE') ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw new ConfigError(`INGEST_TIMEZONE is not a time zone: "${timezone}"`);
+  }
+  const candidates = [
+    ...(['elms', 'lobbying', 'campaign_finance'] as const).map((f) => ({ source: f as string, cron: cron(f) })),
+    ...clients.map((c) => ({ source: `legistar:${c}`, cron: cron('legistar') })),
+  ];
+  const baseUrls: IngestConfig['baseUrls'] = {};
+  for (const f of ingestFamilies) {
+    const u = url(env, `INGEST_BASE_URL_${f.toUpperCase()}`, ['http:', 'https:']);
+    if (u) baseUrls[f] = u;
+  }
+  return {
+    schedules: schedule === 'on' || schedule === 'true' ? candidates.filter((c): c is { source: string; cron: string } => c.cron !== null) : [],
+    timezone,
+    retry: { limit: int(env, 'INGEST_RETRY_LIMIT', 5, 0, 100), delaySeconds: int(env, 'INGEST_RETRY_DELAY_SECONDS', 60, 1, 86_400) },
+    baseUrls,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '0.0.0.0';
@@ -77,5 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshToken: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 2592000, 1),
       signinLink: int(env, 'SIGNIN_LINK_TTL_SECONDS', 900, 1),
     },
+    jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
+    ingest: ingestConfig(env),
   };
 }

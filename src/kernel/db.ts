@@ -32,6 +32,14 @@ export interface Database<DB> {
    * trusted in between.
    */
   listen(channel: string, onPayload: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * The embedded database only (absent on a server, where a library opens its own pool): runs SQL
+   * a library brings with it (the job queue) — one statement with parameters, or a script of
+   * several without — as one turn of its own on the single connection, never inside another
+   * caller's transaction. A script that failed inside BEGIN is rolled back before the turn ends,
+   * as a pool would discard its connection.
+   */
+  embeddedSql?(text: string, values?: readonly unknown[]): Promise<{ rows: any[] }>;
   close(): Promise<void>;
 }
 
@@ -152,6 +160,18 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
     session: (fn) =>
       fn(async (script) => {
         await pglite.exec(script);
+      }),
+    embeddedSql: (text, values) =>
+      // Kysely's connection() takes a turn through SerialDriver, as a query or transaction does.
+      db.connection().execute(async () => {
+        try {
+          if (values?.length) return { rows: (await pglite.query(text, values as unknown[])).rows };
+          // Without parameters the text may be several statements (BEGIN … COMMIT): simple protocol.
+          return { rows: (await pglite.exec(text)).flatMap((r) => r.rows) };
+        } catch (err) {
+          await pglite.exec('rollback').catch(() => {});
+          throw err;
+        }
       }),
     // In-process: the embedded database cannot be lost while the process runs, so onState never fires.
     async listen(channel, onPayload) {

@@ -5,15 +5,17 @@
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
 import { createMoneyService } from './service-money.ts';
+import { createSourcesService, type SyncStatus } from './service-sources.ts';
 
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
 export * as schemas from './schema.ts';
 
-export type PublicData = ReturnType<typeof createLegislationService> & ReturnType<typeof createMoneyService>;
+export type PublicData = ReturnType<typeof createLegislationService> & ReturnType<typeof createMoneyService> & ReturnType<typeof createSourcesService>;
 
-export function createPublicData(deps: ModuleDeps): PublicData {
-  return { ...createLegislationService(deps), ...createMoneyService(deps) };
+/** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
+export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
+  return { ...createLegislationService(deps), ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus) };
 }
 
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */

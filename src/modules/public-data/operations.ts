@@ -64,7 +64,9 @@ export const publicDataOperations = {
   ),
   'sources.read': op({
     ...read,
-    summary: 'Freshness of each upstream source: last sync, last success, last error',
+    // Live state of sync jobs, from the queue's tables: read on every request, never kept.
+    cached: false,
+    summary: 'Freshness of each upstream source (last sync, last success, last error), its schedule and its latest sync job',
     tags: ['sources'],
     input: Type.Object({}, { additionalProperties: false }),
     output: s.SourcesList,

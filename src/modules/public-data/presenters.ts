@@ -19,7 +19,6 @@ import type {
   ReceiptOut,
   RollCallDetailOut,
   RollCallOut,
-  SourceOut,
   VoteOut,
 } from './schema.ts';
 
@@ -231,15 +230,4 @@ export const presentReport = (r: Row) => ({
   officialPersonId: r.official_person_id ?? null,
   officialName: r.official_name ?? null,
   ...provenance(r),
-});
-
-export const presentSource = (r: Row): SourceOut => ({
-  source: r.source,
-  lastStartedAt: iso(r.last_started_at),
-  lastSuccessAt: iso(r.last_success_at),
-  lastError: r.last_error,
-  lastErrorAt: iso(r.last_error_at),
-  highWater: r.high_water,
-  recordsSeen: r.records_seen,
-  recordsChanged: r.records_changed,
 });

@@ -85,23 +85,9 @@ export const PeopleQuery = ListQuery({
   sort: sortParam(['name', '-name', 'ward', '-ward'], 'Order: name (default) or ward.'),
 });
 
-export const SourcesQuery = Type.Object({}, { additionalProperties: false });
-export const SourceStatus = Type.Object({
-  source: Type.String({ description: 'elms, legistar:<client>, lobbying, campaign_finance, sample' }),
-  lastStartedAt: Nullable(Type.String({ format: 'date-time' })),
-  lastSuccessAt: Nullable(Type.String({ format: 'date-time' })),
-  lastError: NullableString(),
-  lastErrorAt: Nullable(Type.String({ format: 'date-time' })),
-  highWater: NullableString("The source's own watermark of the last sync."),
-  recordsSeen: Type.Integer(),
-  recordsChanged: Type.Integer(),
-});
-export const SourcesList = Type.Object({ data: Type.Array(SourceStatus) });
-
 export type BodyOut = Static<typeof Body>;
 export type BodyDetailOut = Static<typeof BodyDetail>;
 export type PersonOut = Static<typeof Person>;
 export type PersonDetailOut = Static<typeof PersonDetail>;
 export type BodiesInput = Static<typeof BodiesQuery>;
 export type PeopleInput = Static<typeof PeopleQuery>;
-export type SourceOut = Static<typeof SourceStatus>;

@@ -7,3 +7,4 @@ export * from './schema-meetings.ts';
 export * from './schema-money.ts';
 export * from './schema-people.ts';
 export * from './schema-search.ts';
+export * from './schema-sources.ts';

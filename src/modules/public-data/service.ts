@@ -9,7 +9,7 @@ import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
 import { matterDetail, matterIdByRecord, matterListQuery, matterSortPlan } from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
-import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan, sourceStatuses } from './repo-people.ts';
+import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
 import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
@@ -110,9 +110,6 @@ export function createLegislationService(deps: ModuleDeps) {
     },
     async search(q: s.SearchInput): Promise<Page<s.SearchResultOut>> {
       return search(db, { q: q.q, types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since });
-    },
-    async sources(): Promise<{ data: s.SourceOut[] }> {
-      return { data: (await sourceStatuses(db)).map(p.presentSource) };
     },
   };
 }

@@ -1,4 +1,4 @@
-// Kysely types of the public-data tables (migrations 0001 and 0002). Only this module's repos
+// Kysely types of the public-data tables (migrations 0001, 0002 and 0080). Only this module's repos
 // touch them; other modules go through index.ts.
 import type { ColumnType, Generated } from 'kysely';
 import type { PersonKind, SpeakerKind } from './schema-people.ts';
@@ -29,6 +29,15 @@ export interface SourceSyncTable {
   high_water: string | null;
   records_seen: Generated<number>;
   records_changed: Generated<number>;
+}
+
+/** The latest scheduled sync's progress per source (migration 0080; ingest/schedule.ts). */
+export interface IngestProgressTable {
+  source: string;
+  job_id: string;
+  message: string;
+  records: Generated<number>;
+  updated_at: Timestamp;
 }
 
 export interface BodiesTable extends Provenance {
@@ -328,6 +337,7 @@ export interface LobbyingActivityTable extends Provenance {
 
 export interface PublicDataTables {
   source_sync: SourceSyncTable;
+  ingest_progress: IngestProgressTable;
   bodies: BodiesTable;
   people: PeopleTable;
   person_terms: PersonTermsTable;

@@ -12,6 +12,8 @@ export interface AdapterRun {
   /** The source name as recorded in source_sync ('elms', 'legistar:chicago', …). */
   source: string;
   progress(line: string): void;
+  /** Told of every batch counted (records seen, changed), for a running total. */
+  counted?: ((seen: number, changed: number) => void) | undefined;
 }
 
 export interface AdapterOutcome {
@@ -32,6 +34,7 @@ export function counter(run: AdapterRun, label: string, every = 500) {
     add(s: number, c: number) {
       seen += s;
       changed += c;
+      run.counted?.(s, c);
       if (seen - lastReported >= every) {
         lastReported = seen;
         run.progress(`${run.source}: ${label} ${seen} seen, ${changed} changed`);

@@ -15,6 +15,8 @@ export interface HttpClientOptions {
   maxDelayMs?: number;
   onProgress?: (line: string) => void;
   headers?: Record<string, string>;
+  /** Stops the client: a request in flight is abandoned and nothing is retried. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface HttpClient {
@@ -35,7 +37,22 @@ export class UpstreamError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with the signal's reason as soon as it is aborted. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return new Promise((resolve) => setTimeout(resolve, ms));
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
 
 /** Milliseconds a Retry-After value asks for, or null when it is absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
@@ -69,7 +86,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const now = Date.now();
     const at = Math.max(now, nextSlot);
     nextSlot = at + minIntervalMs;
-    if (at > now) await sleep(at - now);
+    if (at > now) await sleep(at - now, options.signal);
   }
 
   async function attempt(url: string): Promise<Response> {
@@ -77,7 +94,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     requestCount++;
     return fetch(url, {
       headers: { accept: 'application/json, text/csv;q=0.9, */*;q=0.5', 'user-agent': 'council-tracker-ingest', ...options.headers },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
     });
   }
 
@@ -97,13 +114,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         reason = `${res.status}${asked !== null ? ' (Retry-After)' : ''}`;
       } catch (err) {
         if (err instanceof UpstreamError) throw err;
+        options.signal?.throwIfAborted();
         if (tries >= retries) throw new UpstreamError(`${shown(url)} failed: ${(err as Error).message}`, url, null);
         wait = baseDelayMs * 2 ** tries;
         reason = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network error';
       }
       wait = Math.min(wait, maxDelayMs);
       options.onProgress?.(`retrying ${shown(url)} after ${reason} in ${Math.round(wait)} ms (attempt ${tries + 2})`);
-      await sleep(wait);
+      await sleep(wait, options.signal);
     }
   }
 

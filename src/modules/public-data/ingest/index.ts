@@ -28,6 +28,10 @@ export interface RunOptions {
   since?: string;
   baseUrl?: string;
   onProgress?: (line: string) => void;
+  /** Told of every batch of records as it is counted (seen, changed). */
+  onCount?: (seen: number, changed: number) => void;
+  /** Stops the run: nothing more is fetched, and the run fails with the signal's reason. */
+  signal?: AbortSignal;
   /** Overrides of the HTTP client's pacing, timeout and retry settings for this run. */
   http?: Omit<HttpClientOptions, 'onProgress'>;
 }
@@ -73,6 +77,11 @@ function resolveSource(source: string): SourceDef {
   throw new AppError('invalid_request', `unknown source "${source}"; use one of: elms, legistar:<client>, lobbying, campaign-finance, sample`);
 }
 
+/** A source's name as source_sync records it ('campaign-finance' → 'campaign_finance'); throws for an unknown one. */
+export function canonicalSource(source: string): string {
+  return resolveSource(source).name;
+}
+
 /** --since: a date or date-time; returned as ISO (date-only stays a date). */
 export function parseSince(since: string | undefined): string | null {
   if (since === undefined) return null;
@@ -85,21 +94,31 @@ export function parseSince(since: string | undefined): string | null {
 }
 
 export function createIngest(deps: ModuleDeps): Ingest {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
 
   async function runOne(def: SourceDef, options: RunOptions, recordAs = def.name): Promise<IngestReport> {
     const since = parseSince(options.since);
     const onProgress = options.onProgress ?? (() => {});
     const transport = createTransport({
-      baseUrl: options.baseUrl ?? def.baseUrl,
+      // INGEST_BASE_URL_<FAMILY> points a source at a mirror (or a local replay of recorded answers).
+      baseUrl: options.baseUrl ?? config.ingest.baseUrls[def.name.split(':')[0]!] ?? def.baseUrl,
       from: options.from,
       minIntervalMs: def.minIntervalMs,
       ...options.http,
       onProgress,
+      signal: options.signal,
     });
     const startedAt = clock.now().toISOString();
     const state = await startSync(db, clock, recordAs);
-    const run: AdapterRun = { db, clock, transport, since: since ?? (options.from ? null : state.highWater), source: def.name, progress: onProgress };
+    const run: AdapterRun = {
+      db,
+      clock,
+      transport,
+      since: since ?? (options.from ? null : state.highWater),
+      source: def.name,
+      progress: onProgress,
+      counted: options.onCount,
+    };
     onProgress(`${def.name}: sync started${run.since ? ` (changes since ${run.since})` : ' (full)'}${options.from ? ' from recorded files' : ''}`);
     try {
       const outcome = await def.adapter(run);

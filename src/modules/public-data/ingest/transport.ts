@@ -37,7 +37,7 @@ function withQuery(base: string, path: string, query: Query = {}): string {
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  return options.from ? recordedTransport(options.from, options.baseUrl) : httpTransport(options);
+  return options.from ? recordedTransport(options.from, options.baseUrl, options.signal) : httpTransport(options);
 }
 
 function httpTransport(options: TransportOptions): Transport {
@@ -74,7 +74,7 @@ function pageOf(body: unknown, query: Query): unknown {
   return body;
 }
 
-function recordedTransport(dir: string, baseUrl: string): Transport {
+function recordedTransport(dir: string, baseUrl: string, signal?: AbortSignal): Transport {
   const root = resolve(dir);
   if (!existsSync(root)) throw new AppError('invalid_request', `--from: no such directory: ${dir}`);
   const cache = new Map<string, unknown>();
@@ -89,6 +89,7 @@ function recordedTransport(dir: string, baseUrl: string): Transport {
     recorded: true,
     url: (path, query) => withQuery(baseUrl, path, query),
     async json<T>(path: string, query: Query = {}): Promise<T | null> {
+      signal?.throwIfAborted();
       requestCount++;
       let body = cache.get(path);
       if (body === undefined) {
@@ -100,6 +101,7 @@ function recordedTransport(dir: string, baseUrl: string): Transport {
       return pageOf(body, query) as T;
     },
     async text(path: string): Promise<string | null> {
+      signal?.throwIfAborted();
       requestCount++;
       const found = file(path);
       return found ? readFileSync(found, 'utf8') : null;

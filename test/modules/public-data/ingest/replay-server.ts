@@ -1,7 +1,7 @@
 // A local node:http server that replays recorded upstream responses from test/fixtures, the way
 // the live source would: a URL path maps to <dir><path>.json (or the file itself for CSV/TSV),
 // lists are served in pages of at most `maxPage` rows (top/skip, $top/$skip, $limit/$offset),
-// and tests can queue failures (429/503 with Retry-After) and read the request log.
+// and tests can queue failures (429/503 with Retry-After), hold a request, and read the request log.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,8 @@ export interface Replay {
   fail(path: string, ...answers: Array<{ status: number; retryAfter?: string }>): void;
   /** Replace a recorded body (JSON) for later requests. */
   override(path: string, body: unknown): void;
+  /** Hold the next request of `path` unanswered: `reached` once it arrives, answered after `release()`. */
+  hold(path: string): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -40,10 +42,17 @@ export async function startReplay(dir: string, options: ReplayOptions = {}): Pro
   const requests: URL[] = [];
   const failures = new Map<string, Array<{ status: number; retryAfter?: string }>>();
   const overrides = new Map<string, unknown>();
-  const server: Server = createServer((req, res) => {
+  const holds = new Map<string, { arrived(): void; released: Promise<void> }>();
+  const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://replay.local');
     requests.push(url);
     const path = options.rewrite ? options.rewrite(url) : decodeURIComponent(url.pathname);
+    const held = holds.get(path);
+    if (held) {
+      holds.delete(path);
+      held.arrived();
+      await held.released;
+    }
     const queued = failures.get(path)?.shift();
     if (queued) {
       res.writeHead(queued.status, queued.retryAfter !== undefined ? { 'retry-after': queued.retryAfter } : {});
@@ -86,7 +95,17 @@ export async function startReplay(dir: string, options: ReplayOptions = {}): Pro
     override(path, body) {
       overrides.set(path, body);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold(path) {
+      const reached = Promise.withResolvers<void>();
+      const released = Promise.withResolvers<void>();
+      holds.set(path, { arrived: reached.resolve, released: released.promise });
+      return { reached: reached.promise, release: released.resolve };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
