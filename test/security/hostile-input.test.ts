@@ -3,6 +3,7 @@
 // hostile bodies. Each answer must be a clear 4xx (or a 2xx), never a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { MAX_JSON_DEPTH } from '../../src/kernel/json-shape.ts';
 import { operator } from '../../src/modules/accounts/index.ts';
 import { makeTeam, startWorld, type World } from '../surfaces/v2/team-helpers.ts';
 
@@ -96,5 +97,50 @@ test('hostile JSON bodies on every v2 write never produce a 5xx', async () => {
   }
   assert.ok(sent > 50, `only ${sent} requests were generated`);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
+  assert.deepEqual(failures, []);
+});
+
+/** The JSON text of `depth` objects nested in each other, `{ "a": { "a": … 1 } }` (the outer object is level 1). */
+function nestedObject(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+test('bodies nested at and past the JSON depth cap on every v2 write, with and without Idempotency-Key: never a 5xx, past the cap 400', async () => {
+  const { spec } = await paths('/api/v2', '/api/v2/openapi.json');
+  const failures: string[] = [];
+  let sent = 0;
+  let n = 0;
+  for (const [path, ops] of Object.entries(spec.paths)) {
+    for (const method of ['post', 'put', 'patch'] as const) {
+      if (!ops[method]) continue;
+      const url = `/api/v2${path.replace(/\{[^}]+\}/g, 'SO2026-0025407')}`;
+      for (const [depth, shape] of [
+        [MAX_JSON_DEPTH, 'at'],
+        [MAX_JSON_DEPTH + 1, 'past'],
+        [50_000, 'far past'],
+      ] as const) {
+        // The nesting sits where each write's body takes free-form JSON (a layout's settings) and at the top.
+        const bodies = [
+          nestedObject(depth),
+          `{"layout":{"widgets":[{"id":"w","kind":"roll_call","position":{"x":0,"y":0},"size":{"w":1,"h":1},"settings":${nestedObject(depth - 4)}}]}}`,
+        ];
+        for (const body of bodies) {
+          for (const idempotent of [false, true]) {
+            const res = await w.t.app.inject({
+              method: method.toUpperCase() as 'POST',
+              url,
+              headers: { ...credentialFor(path), 'content-type': 'application/json', ...(idempotent ? { 'idempotency-key': `nest-${++n}` } : {}) },
+              payload: body,
+            });
+            sent++;
+            const label = `${res.statusCode} ${method.toUpperCase()} ${url} ${shape} the cap${idempotent ? ' with Idempotency-Key' : ''}`;
+            if (res.statusCode >= 500) failures.push(`${label}: ${res.body.slice(0, 160)}`);
+            if (shape !== 'at' && body === bodies[0] && res.statusCode !== 400) failures.push(`${label}: expected 400`);
+          }
+        }
+      }
+    }
+  }
+  assert.ok(sent > 100, `only ${sent} requests were generated`);
   assert.deepEqual(failures, []);
 });

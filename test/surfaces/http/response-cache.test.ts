@@ -1,0 +1,60 @@
+// Kept answers are keyed by representation and URL: the JSON of a URL is never sent for its HTML,
+// Markdown or Atom, and each representation keeps its own content type.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import type { CacheChannel } from '../../../src/kernel/coherence.ts';
+import { createResponseCache, type Representation } from '../../../src/surfaces/http/response-cache.ts';
+
+test('each representation is kept with its own content type until the public record changes', async () => {
+  let generation = 0;
+  const channel: CacheChannel = { generation: () => generation, usable: () => true };
+  const cache = createResponseCache(channel);
+  const made: string[] = [];
+  const app = Fastify();
+  const types: Record<Representation, string> = { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8', markdown: 'text/markdown; charset=utf-8', atom: 'application/atom+xml; charset=utf-8' };
+  for (const representation of Object.keys(types) as Representation[]) {
+    app.get(`/${representation}/*`, { onSend: cache.onSend }, async (request, reply) => {
+      if (cache.send(request, reply, representation)) return reply;
+      cache.begin(request, representation);
+      made.push(representation);
+      reply.type(types[representation]);
+      return `${representation} of ${request.url}`;
+    });
+  }
+  await app.ready();
+  const get = async (representation: Representation) => app.inject({ url: `/${representation}/matters/O2023-1` });
+  for (const representation of Object.keys(types) as Representation[]) {
+    const first = await get(representation);
+    const again = await get(representation);
+    assert.equal(again.body, first.body);
+    assert.equal(again.headers['content-type'], types[representation]);
+  }
+  assert.deepEqual(made, ['json', 'html', 'markdown', 'atom'], 'each representation was made once, then kept');
+  generation++;
+  await get('json');
+  assert.deepEqual(made.at(-1), 'json', 'a change of the public record drops what was kept');
+  await app.close();
+});
+
+test('a kept answer of one representation is never sent for another of the same URL', async () => {
+  const channel: CacheChannel = { generation: () => 0, usable: () => true };
+  const cache = createResponseCache(channel);
+  const app = Fastify();
+  let representation: Representation = 'json';
+  app.get('/matters/:record', { onSend: cache.onSend }, async (request, reply) => {
+    if (cache.send(request, reply, representation)) return reply;
+    cache.begin(request, representation);
+    reply.type(representation === 'json' ? 'application/json; charset=utf-8' : 'text/markdown; charset=utf-8');
+    return representation === 'json' ? '{"recordNumber":"O2023-1"}' : '# O2023-1';
+  });
+  await app.ready();
+  assert.equal((await app.inject({ url: '/matters/O2023-1' })).body, '{"recordNumber":"O2023-1"}');
+  representation = 'markdown';
+  const md = await app.inject({ url: '/matters/O2023-1' });
+  assert.equal(md.body, '# O2023-1');
+  assert.match(String(md.headers['content-type']), /^text\/markdown/);
+  representation = 'json';
+  assert.equal((await app.inject({ url: '/matters/O2023-1' })).body, '{"recordNumber":"O2023-1"}');
+  await app.close();
+});
