@@ -10,6 +10,8 @@ export interface Target {
   /** Paths requested in turn, so the database sees many rows rather than one hot one. */
   paths: string[];
   headers?: Record<string, string>;
+  /** POST these JSON bodies in turn (with `paths[0]`) instead of GETting the paths. */
+  bodies?: string[];
 }
 
 export interface MeasureOptions {
@@ -47,17 +49,19 @@ function shuffled<T>(list: readonly T[]): T[] {
 
 async function load(target: Target, seconds: number, connections: number, onResponse?: (status: number, ms: number) => void) {
   const paths = shuffled(target.paths);
+  const bodies = target.bodies ? shuffled(target.bodies) : null;
   let next = 0;
   const instance = autocannon({
     url: target.url,
     connections,
     duration: seconds,
-    headers: target.headers ?? {},
+    headers: { ...(target.headers ?? {}), ...(bodies ? { 'content-type': 'application/json' } : {}) },
     // A response slower than this is a timeout: reported, and the run fails.
     timeout: 10,
     requests: [
       {
-        setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[next++ % paths.length] }),
+        setupRequest: (request: Record<string, unknown>) =>
+          bodies ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] } : { ...request, path: paths[next++ % paths.length] },
       },
     ],
   });

@@ -1,6 +1,7 @@
 // The benchmark's caller, made through the service's own modules as an operator would: one
 // account (reused between runs) with limits raised far above what a run sends, so the run
-// measures counting without being refused by it, and a fresh public.read key that expires in a day.
+// measures counting without being refused by it, and a fresh public.read + public.ai key (the
+// answers route) that expires in a day.
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
 import { operator } from '../src/modules/accounts/index.ts';
@@ -14,11 +15,11 @@ export async function prepareKey(databaseUrl: string): Promise<string> {
   try {
     const { accounts, credentials } = ctx.services;
     const account = (await accounts.findByEmail(EMAIL)) ?? (await accounts.create({ email: EMAIL, name: 'Benchmark' }));
-    await accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT } });
+    await accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT, aiAnswersPerDay: HIGH_LIMIT } });
     const created = await credentials.keys.create({
       accountId: account.id,
       name: 'benchmark',
-      scopes: ['public.read'],
+      scopes: ['public.read', 'public.ai'],
       expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
     });
     return created.key;

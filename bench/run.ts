@@ -11,6 +11,7 @@
 // for the throughput pass (20), BENCH_QUERY search terms separated by "|".
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
+import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
 import { prepareKey } from './prepare-key.ts';
@@ -61,10 +62,11 @@ async function fixtures() {
 /** One request per target before measuring: the route answers 200 with data, not an error page. */
 async function check(target: Target, expect: (body: any) => boolean): Promise<void> {
   const path = target.paths[0]!;
-  const res = await fetch(`${target.url}${path}`, { headers: target.headers ?? {}, signal: AbortSignal.timeout(30_000) });
+  const post = target.bodies ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } } : { headers: target.headers ?? {} };
+  const res = await fetch(`${target.url}${path}`, { ...post, signal: AbortSignal.timeout(30_000) });
   const body = await res.json().catch(() => null);
   if (res.status !== 200 || !expect(body)) {
-    throw new Error(`${target.name}: GET ${path} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
+    throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
 }
 
@@ -72,6 +74,7 @@ const children: Child[] = [];
 async function main(): Promise<number> {
   const generated = await generate(databaseUrl, (line) => console.log(line));
   const data = await fixtures();
+  const answers = await answerFixtures(databaseUrl, queries);
   const key = await prepareKey(databaseUrl);
 
   const serviceEnv = {
@@ -119,6 +122,7 @@ async function main(): Promise<number> {
       target: { name: 'GET /api/v1/votes?person=…', url: service.url, paths: votesPaths, headers: auth },
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
+    ...answerTargets(service.url, auth, answers),
   ];
 
   // The guard is really on: the same request without the key is refused.
@@ -140,7 +144,16 @@ async function main(): Promise<number> {
   const peakRss = service.peakRss();
 
   const [ceil, detail] = load as [Measurement, Measurement];
-  const [, detailAlone, bareAlone, , searchAlone] = latency as [Measurement, Measurement, Measurement, Measurement, Measurement];
+  const [, detailAlone, bareAlone, , searchAlone, , voteAnswerAlone, passageAnswerAlone] = latency as Measurement[] as [
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
+  ];
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
   const failed = [...latency, ...load].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
@@ -151,10 +164,11 @@ async function main(): Promise<number> {
       detailAtLeastHalfCeiling: detail.rps / ceil.rps >= 0.5,
       searchP99AtMost50ms: searchAlone.p99 <= 50,
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
+      extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
     },
     peakRssBytes: peakRss,
     failed: [...new Set(failed.map((m) => m.name))],
-    settings: { ...options, latencyConnections: 1, queries, queryHits: data.hits, records: data.records.length, people: data.people.length },
+    settings: { ...options, latencyConnections: 1, queries, queryHits: data.hits, records: data.records.length, people: data.people.length, answerQuestions: answers.votes.length + answers.passages.length },
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? 'unknown',

@@ -79,7 +79,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     caches,
     jobs,
     services,
-    operations: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits),
+    operations: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits, deps.clock),
     async close() {
       // First, while the database is still there for the jobs given their grace period.
       await jobs.stop();

@@ -6,9 +6,10 @@ import type { Database } from './kernel/db.ts';
 import type { Jobs } from './kernel/jobs.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
+import { type Answers, createAnswers } from './modules/answers/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
 import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
-import { createPublicData, type PublicData } from './modules/public-data/index.ts';
+import { createPublicData, createRetrieval, type PublicData } from './modules/public-data/index.ts';
 import { createIngest, type Ingest } from './modules/public-data/ingest/index.ts';
 import { createIngestSchedule, type IngestSchedule } from './modules/public-data/ingest/schedule.ts';
 import { createLive, type Live } from './modules/live/index.ts';
@@ -27,6 +28,7 @@ export interface Services {
   sessions: Sessions;
   teamData: TeamData;
   live: Live;
+  answers: Answers;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     sessions,
     teamData: createTeamData(deps, { events: live.bus }),
     live,
+    answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
     async close() {
       await live.close();
       await credentials.close();

@@ -10,7 +10,8 @@ export interface Config {
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
-  ai: { baseUrl: string | null; apiKey: string | null; model: string | null };
+  /** An OpenAI-compatible chat endpoint; `timeoutMs` bounds each call to it. */
+  ai: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
   nodeEnv: string;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs). */
   trustProxy: string[];
@@ -127,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Council Tracker <no-reply@localhost>',
-    ai: { baseUrl: url(env, 'AI_BASE_URL', ['http:', 'https:']), apiKey: str(env, 'AI_API_KEY'), model: str(env, 'AI_MODEL') },
+    ai: { baseUrl: url(env, 'AI_BASE_URL', ['http:', 'https:']), apiKey: str(env, 'AI_API_KEY'), model: str(env, 'AI_MODEL'), timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000) },
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
     trustProxy: (str(env, 'TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     loadSample: (str(env, 'LOAD_SAMPLE') ?? 'true') !== 'false',

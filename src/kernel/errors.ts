@@ -25,6 +25,8 @@ export const errorCatalogue = {
   ai_daily_limit: 429,
   headers_too_large: 431,
   internal: 500,
+  /** An upstream the answer depends on (the language model) timed out or failed. */
+  upstream_unavailable: 502,
   unavailable: 503,
 } as const;
 

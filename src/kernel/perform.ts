@@ -7,8 +7,13 @@
 // Counting: every authenticated answer counts as one request, refusals included (a 403, a 404);
 // only a 429 is not counted (decisions.md "Envelopes and limits"). The website's own pages pass
 // `count: false`: the limits are those of API credentials.
+//
+// An AI answer is counted when the call is admitted, so the daily AI limit holds however many
+// answers run at once, and given back when the call ends without an answer (the model timed
+// out, the input was refused): only an answer given uses one up. The request itself stays counted.
 import type { Actor } from './actor.ts';
 import type { Call, Operation } from './catalogue.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { LimitState } from './limit-state.ts';
 import { accessRefusal, type LimitClass } from './operations.ts';
@@ -17,6 +22,8 @@ import { validate } from './schema.ts';
 export interface Limiter {
   /** Counts one request of this class for the actor's limits owner, or throws AppError 429 (nothing counted). */
   consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
+  /** Gives back the AI answer counted at `countedAt` (the request stays counted); the limits as they are now. */
+  giveBackAnswer(actor: Actor, countedAt: Date): Promise<LimitState>;
 }
 
 export interface PerformOptions {
@@ -37,6 +44,9 @@ export interface Admission {
   readonly call: Call;
   /** The caller's limits after counting this request; null when not counted. */
   readonly limits: LimitState | null;
+  /** The class counted ('ai' holds an AI answer until the call ends), or null when not counted. */
+  readonly counted: LimitClass | null;
+  readonly countedAt: Date;
 }
 
 export interface Performer<Id extends string = string> {
@@ -53,9 +63,15 @@ export interface Performer<Id extends string = string> {
   perform(actor: Actor, id: Id, input: unknown, options: PerformOptions): Promise<{ result: unknown; limits: LimitState | null }>;
   /** Counts a request refused before any operation was admitted (a malformed body); throws 429 when none is left. */
   countRefusal(actor: Actor): Promise<LimitState>;
+  /**
+   * An admitted call that ends without running (its input was refused): gives back the AI answer
+   * it holds, and returns the limits then (null when it held none). Safe to call more than once,
+   * and after the call ran (it then changes nothing).
+   */
+  abandon(admission: Admission): Promise<LimitState | null>;
 }
 
-export function createPerformer<Id extends string>(operations: readonly Operation[], limiter: Limiter): Performer<Id> {
+export function createPerformer<Id extends string>(operations: readonly Operation[], limiter: Limiter, clock: Clock = systemClock): Performer<Id> {
   const byId = new Map<string, Operation>();
   for (const op of operations) {
     if (byId.has(op.id)) throw new Error(`Operation ${op.id} is defined twice.`);
@@ -78,25 +94,54 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
       throw refusal;
     }
     let limits: LimitState | null = null;
+    let counted: LimitClass | null = null;
+    const countedAt = clock.now();
     try {
       const limitClass = (await options.beforeLimits?.()) ?? operation.limit;
-      if (count) limits = await limiter.consume(actor, limitClass);
+      if (count) {
+        limits = await limiter.consume(actor, limitClass);
+        counted = limitClass;
+      }
     } catch (err) {
       if (count && err instanceof AppError && err.status !== 429 && !err.limits && err.status < 500) err.limits = await countRefusal(actor);
       throw err;
     }
-    return Object.freeze({ actor, operation, call: options.call, limits });
+    return Object.freeze({ actor, operation, call: options.call, limits, counted, countedAt });
+  }
+
+  // Admissions whose AI answer is settled: used by an answer, or given back (with the limits then);
+  // and those whose operation has started, which settles them itself when it ends.
+  const settled = new WeakMap<Admission, LimitState | null>();
+  const started = new WeakSet<Admission>();
+
+  async function settle(admission: Admission, answered: boolean): Promise<LimitState | null> {
+    if (settled.has(admission)) return settled.get(admission) ?? null;
+    settled.set(admission, null);
+    if (answered || admission.counted !== 'ai') return null;
+    const limits = await limiter.giveBackAnswer(admission.actor, admission.countedAt);
+    settled.set(admission, limits);
+    return limits;
   }
 
   async function execute(admission: Admission, input: unknown, options: { validated?: boolean } = {}): Promise<unknown> {
     const { operation, actor, call } = admission;
+    if (started.has(admission) || settled.has(admission)) throw new Error(`An admission of ${operation.id} runs once, and not after it was abandoned.`);
+    started.add(admission);
+    let result: unknown;
     try {
       const checked = options.validated ? input : validate(operation.input, input, `input of ${operation.id}`);
-      return await operation.run(actor, checked, call);
+      result = await operation.run(actor, checked, call);
     } catch (err) {
-      if (err instanceof AppError && admission.limits && !err.limits) err.limits = admission.limits;
+      // Giving the answer back is best effort: if the store fails, the unit stays counted.
+      const given = await settle(admission, false).catch(() => null);
+      if (err instanceof AppError && !err.limits) {
+        const limits = given ?? admission.limits;
+        if (limits) err.limits = limits;
+      }
       throw err;
     }
+    await settle(admission, true);
+    return result;
   }
 
   return {
@@ -110,5 +155,7 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
       return { result: await execute(admission, input), limits: admission.limits };
     },
     countRefusal,
+    // A call still running (an A2A task answered after its request returned) settles when it ends.
+    abandon: async (admission) => (started.has(admission) ? (settled.get(admission) ?? null) : settle(admission, false)),
   };
 }

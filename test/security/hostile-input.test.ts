@@ -18,6 +18,12 @@ const hostileBodies: unknown[] = [
   { name: 'x', layout: { widgets: [{ kind: 'roll_call', position: { x: -1, y: 1e300 }, size: {}, settings: null }] }, baseVersion: 'a' },
   { stance: 'maybe', positions: [{ label: 1, stance: 'supports', recordId: null }] },
   JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}'),
+  // Questions for POST /answers: they reach retrieval's SQL and full-text queries.
+  { question: "'; drop table matters; -- O2023-0001234 ward 99 in 9999" },
+  { question: '\u0000 & | ! ( ) : * <-> \\ \' "' },
+  { question: 'x'.repeat(2000) },
+  { question: Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ') },
+  { question: 'How did Ald. Hopkins vote on so2026-0025407 between 1900 and 2100 since 0001-01-01?' },
 ];
 
 let w: World;
@@ -27,7 +33,7 @@ let personal: Record<string, string>;
 const credentialFor = (path: string) => (path.startsWith('/me/') ? personal : headers);
 before(async () => {
   w = await startWorld();
-  const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people', 'offices'], ['public.read', 'people.private.read']);
+  const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people', 'offices'], ['public.read', 'public.ai', 'people.private.read']);
   headers = { authorization: `Bearer ${team.keys.owner}` };
   const owner = await w.t.ctx.db.selectFrom('memberships').select('account_id').where('team_id', '=', team.id).where('role', '=', 'owner').executeTakeFirstOrThrow();
   const big = { requestsPerDay: 1_000_000, requestsPerMinute: 1_000_000 };

@@ -10,6 +10,7 @@ import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
+import { a2aBindings } from './a2a-cases.ts';
 import { keyKindFor, needsOtherTeamCase, otherTeamCases, routeTable } from './route-table.ts';
 
 const t = await startTestContext();
@@ -26,6 +27,7 @@ function bindings(): Map<string, string[]> {
   const add = (id: string, by: string) => where.set(id, [...(where.get(id) ?? []), by]);
   for (const row of rows) add(row.operationId, row.name);
   for (const id of dashboardOperations) add(id, 'dashboard');
+  for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
   return where;
 }
 

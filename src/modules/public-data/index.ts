@@ -18,5 +18,8 @@ export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncS
   return { ...createLegislationService(deps), ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus) };
 }
 
+/** Retrieval for the answers module: look-ups by name, ward, body and date, and ranked passages. */
+export { type BodyKey, type BodyRef, createRetrieval, type DayRange, type NamedPerson, type PassageRow, type Retrieval } from './service-retrieval.ts';
+
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
 export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';

@@ -175,6 +175,8 @@ export interface AgendaItemsTable {
   title: string | null;
   action_text: string | null;
   minutes_note: string | null;
+  /** Migration 0082. */
+  search: Search;
 }
 
 export interface AttendanceTable {
@@ -194,6 +196,8 @@ export interface TestimonyTable extends Provenance {
   position: 'supports' | 'opposes' | 'neutral' | null;
   mode: 'in_person' | 'virtual' | 'written' | null;
   summary: string | null;
+  /** Migration 0082: empty for testimony given in a private capacity. */
+  search: Search;
 }
 
 export const voteValues = ['Yea', 'Nay', 'Absent', 'Not Voting', 'Present', 'Recused', 'Vacant', 'Rising Vote'] as const;

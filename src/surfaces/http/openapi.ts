@@ -94,6 +94,8 @@ export function buildOpenApi(operation: (id: RouteDef['operation']) => Operation
             }
           : {}),
         '429': { description: 'A rate limit is used up; see Retry-After', content: { 'application/json': { schema: errorSchema } } },
+        // AI answers depend on the language model, when one is configured.
+        ...(op.limit === 'ai' ? { '502': { description: 'The language model timed out or failed (no AI answer used)', content: { 'application/json': { schema: errorSchema } } } } : {}),
         '503': { description: 'The database cannot be reached', content: { 'application/json': { schema: errorSchema } } },
       },
     };

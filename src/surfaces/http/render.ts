@@ -55,6 +55,20 @@ export async function countedError(ctx: AppContext, request: FastifyRequest, err
   }
 }
 
+/**
+ * An admitted request that fails before its operation ran (Fastify refused its body) made no AI
+ * answer: the one it holds is given back (kernel/perform.ts), and its headers say so.
+ */
+async function giveBackUnanswered(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  if (!request.admission) return;
+  try {
+    const limits = await ctx.operations.abandon(request.admission);
+    if (limits) request.limitState = limits;
+  } catch (err) {
+    request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted');
+  }
+}
+
 export function sendError(reply: FastifyReply, err: AppError, render: ErrorRenderer, limits: LimitState | null = null): FastifyReply {
   if (limits) reply.headers(limitHeaders(limits));
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -73,6 +87,7 @@ export function useRenderer(app: FastifyInstance, ctx: AppContext, render: Error
   app.setErrorHandler(async (error, request, reply) => {
     const normalized = normalizeError(error);
     if (normalized.status >= 500) request.log.error({ err: error }, 'request failed');
+    await giveBackUnanswered(ctx, request);
     const { err, limits } = await countedError(ctx, request, normalized);
     return sendError(reply, err, render, limits);
   });

@@ -7,9 +7,9 @@ import { buildOpenApi } from '../http/openapi.ts';
 import { registerRoutes } from '../http/register.ts';
 import { renderV1, useRenderer } from '../http/render.ts';
 import type { RouteDef } from '../http/route.ts';
-import { meRoutes, publicRoutes } from './public-routes.ts';
+import { answerRoutes, meRoutes, publicRoutes } from './public-routes.ts';
 
-export const v1Routes: readonly RouteDef[] = [...meRoutes, ...publicRoutes];
+export const v1Routes: readonly RouteDef[] = [...meRoutes, ...publicRoutes, ...answerRoutes];
 export const v1Guard: GuardOptions = { name: 'v1', surface: 'api', allowApiKeyHeader: true };
 
 export function v1Surface(ctx: AppContext) {

@@ -34,3 +34,6 @@ export const publicRoutes = [
   route('GET', '/lobbying/contributions', 'lobbying.contributions.list'),
   route('GET', '/lobbying/activity', 'lobbying.activity.list'),
 ];
+
+/** AI answers (public.ai), in v1 and v2 alike. An answer is made, not stored: 200, not 201. */
+export const answerRoutes = [route('POST', '/answers', 'answers.create', { status: 200 })];

@@ -8,7 +8,7 @@ import { authenticateRequests, type GuardOptions, type SessionAuth } from '../ht
 import { registerRoutes } from '../http/register.ts';
 import { renderV2, useRenderer } from '../http/render.ts';
 import type { RouteDef } from '../http/route.ts';
-import { meRoutes, publicRoutes } from '../v1/public-routes.ts';
+import { answerRoutes, meRoutes, publicRoutes } from '../v1/public-routes.ts';
 import { v2OpenApi } from './openapi.ts';
 import { sessionAuth } from './session-auth.ts';
 import { peopleRoutes, teamRoutes } from './team-routes.ts';
@@ -22,6 +22,7 @@ export const replacedInV2: ReadonlySet<string> = new Set(['GET /people', 'GET /p
 export const v2Routes: readonly RouteDef[] = [
   ...meRoutes,
   ...publicRoutes.filter((r) => !replacedInV2.has(`${r.method} ${r.path}`)),
+  ...answerRoutes,
   ...teamRoutes,
   ...peopleRoutes,
 ];

@@ -51,6 +51,8 @@ export interface Blocks {
   consumeData(owner: string, slots: readonly WindowSlot[], now: Date): Promise<ConsumeResult>;
   /** Counts one request exactly (AI answers, GET /me), counts shown without this instance's unused units. */
   consumeExact(owner: string, slots: readonly WindowSlot[], now: Date): Promise<ConsumeResult>;
+  /** Gives back units counted exactly (an AI answer that was not given): `amounts[i]` of slot i. */
+  giveBack(owner: string, slots: readonly WindowSlot[], amounts: readonly number[]): Promise<void>;
   /** The counts as used: store counts less this instance's unused units of the same buckets. */
   read(owner: string, slots: readonly WindowSlot[]): Promise<number[]>;
   /** Gives every unused unit back. */
@@ -254,6 +256,14 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
         return exact(hot, owner, slots, now, key);
       }
       return result;
+    },
+
+    async giveBack(owner, slots, amounts) {
+      const hot = hots.get(owner);
+      if (hot?.releasing) await hot.releasing;
+      await store.release(owner, slots, amounts);
+      // Counts learned before stay the highest seen for these buckets unless lowered here too.
+      if (hot && hot.knownKey === blockKey(slots) && hot.known) hot.known = hot.known.map((c, i) => Math.max(0, c - (amounts[i] ?? 0)));
     },
 
     async read(owner, slots) {

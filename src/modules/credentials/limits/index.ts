@@ -23,6 +23,11 @@ export interface LimitUsage {
 export interface Limits {
   /** Counts one request of this class for actor.limitsOwner, or throws AppError 429 (nothing counted). */
   consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
+  /**
+   * Gives back one AI answer counted at `countedAt` (its day's bucket, even after midnight): an
+   * answer that was not given does not use one up. The request stays counted.
+   */
+  giveBackAnswer(actor: Actor, countedAt: Date): Promise<LimitState>;
   /** Current state without counting, plus usage for GET /me. */
   peek(actor: Actor): Promise<LimitState & { usage: LimitUsage }>;
   close(): Promise<void>;
@@ -52,6 +57,13 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
       const state = limitState(slots, counts);
       if (refused >= 0) throw refusal(slots[refused]!.window, state, now);
       return state;
+    },
+    async giveBackAnswer(actor, countedAt) {
+      const owner = ownerTag(actor);
+      const counted = windowSlots(actor, 'ai', countedAt);
+      await blocks.giveBack(owner, counted, counted.map((s) => (s.window === 'ai' ? 1 : 0)));
+      const slots = windowSlots(actor, 'none', deps.clock.now());
+      return limitState(slots, await blocks.read(owner, slots));
     },
     async peek(actor) {
       const now = deps.clock.now();

@@ -1,0 +1,32 @@
+// The extractive answer: the sentences the question's intent composes from what it names, else
+// what the question names and the best passages, else a plain statement that nothing was found.
+import { matter, meeting, passed, sponsor, vote } from './intents-legislation.ts';
+import { donors, lobbying, profile, representative } from './intents-people.ts';
+import type { Composer, Kit } from './kit.ts';
+import { passages } from './passages.ts';
+import type { Intent } from './question.ts';
+
+export const NOTHING_FOUND = "I found nothing in the council's public record that answers this question.";
+
+const byIntent: Record<Intent, Composer | null> = {
+  vote,
+  sponsor,
+  passed,
+  donors,
+  lobbying,
+  representative,
+  meeting,
+  matter,
+  search: null,
+};
+
+/** The answer's sentences; the records they rest on are collected in `kit.sources`. */
+export async function composeExtractive(kit: Kit): Promise<string[]> {
+  const own = await byIntent[kit.q.intent]?.(kit);
+  if (own?.length) return own;
+  const named = [
+    ...((kit.named.matters.length || kit.named.unknownRecords.length ? await matter(kit) : null) ?? []),
+    ...((kit.q.intent !== 'matter' && kit.named.people.length ? await profile(kit) : null) ?? []),
+  ];
+  return [...named, ...((await passages(kit)) ?? [])];
+}

@@ -1,0 +1,237 @@
+// Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
+// stands, what a body passed at its last sitting (or in a period), and when a body meets.
+import type { BodyRef } from '../public-data/index.ts';
+import type { MatterDetailOut } from '../public-data/schema.ts';
+import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, quote } from './kit.ts';
+import { article, joinList, outcome, personLabel } from './records.ts';
+
+const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
+
+function voteWords(value: string): string {
+  switch (value) {
+    case 'Yea':
+    case 'Nay':
+    case 'Present':
+      return `voted ${value}`;
+    case 'Absent':
+      return 'was absent';
+    case 'Not Voting':
+      return 'did not vote';
+    case 'Recused':
+      return 'recused';
+    default:
+      return `was recorded as ${value}`;
+  }
+}
+
+/** How named people voted on a matter; a matter's roll calls; or a person's latest votes. */
+export const vote: Composer = async (kit) => {
+  const people = kit.named.people;
+  const matters = await mattersFor(kit, { voted: true });
+  if (matters.length && people.length) return votesOfPeople(kit, matters, people);
+  if (matters.length) return rollCallsOf(kit, matters);
+  if (people.length) return latestVotes(kit);
+  return null;
+};
+
+async function votesOfPeople(kit: Kit, matters: MatterDetailOut[], people: Kit['named']['people']): Promise<string[]> {
+  const votes = await kit.retrieval.votesOn(
+    matters.map((m) => m.id),
+    people.map((p) => p.id),
+  );
+  const out: string[] = [];
+  for (const m of matters) {
+    citeMatter(kit, m);
+    if (m.rollCalls.length === 0) {
+      out.push(`${m.recordNumber} has no recorded roll call; its status is ${m.status ?? 'not recorded'}.`);
+      continue;
+    }
+    for (const p of people) {
+      citePerson(kit, p);
+      for (const rc of m.rollCalls) {
+        const v = votes.find((x) => x.roll_call_id === rc.id && x.person_id === p.id);
+        citeRollCall(kit, rc, m.recordNumber, v ? [`${personLabel(p)} ${voteWords(v.value)}.`] : []);
+        const result = `the ${m.type.toLowerCase()} ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}`;
+        out.push(
+          v
+            ? `${personLabel(p)} ${voteWords(v.value)} on ${m.recordNumber} on ${rc.date}; ${result}.`
+            : `The roll call on ${m.recordNumber} of ${rc.date} lists no vote by ${personLabel(p)}; ${result}.`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of matters) {
+    citeMatter(kit, m);
+    if (m.rollCalls.length === 0) {
+      out.push(`${m.recordNumber} (${quote(m.title)}) has no recorded roll call; its status is ${m.status ?? 'not recorded'}.`);
+      continue;
+    }
+    for (const summary of m.rollCalls.slice(-3)) {
+      const rc = await kit.retrieval.rollCall(summary.id);
+      if (!rc) continue;
+      const nays = rc.votes.filter((v) => v.value === 'Nay').map((v) => `${v.name}${v.ward ? ` (Ward ${v.ward})` : ''}`);
+      const naysFact = nays.length ? `Voting Nay: ${nays.join(', ')}.` : 'No one voted Nay.';
+      citeRollCall(kit, rc, m.recordNumber, [naysFact]);
+      const body = bodyName(kit, rc.bodyId) ?? 'the body';
+      out.push(
+        `On ${rc.date} ${body === 'the body' ? body : `the ${body}`} voted on ${m.recordNumber} (${quote(m.title)}): it ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}. ${
+          nays.length === 0 ? 'No one voted Nay.' : nays.length <= 15 ? `Voting Nay: ${joinList(nays)}.` : `${nays.length} voted Nay.`
+        }`,
+      );
+    }
+  }
+  return out;
+}
+
+async function latestVotes(kit: Kit): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of kit.named.people.slice(0, 3)) {
+    citePerson(kit, p);
+    const votes = await kit.retrieval.recentVotes(p.id, kit.q.range ?? {}, 5);
+    if (votes.length === 0) {
+      out.push(`The record holds no votes by ${personLabel(p)}${within(kit)}.`);
+      continue;
+    }
+    const items = votes.map((v) => {
+      const about = v.record_number ?? 'a matter';
+      if (v.record_number && v.title) citeMatter(kit, { recordNumber: v.record_number, title: v.title, type: v.type ?? 'Matter' });
+      kit.sources.add('roll_call', v.roll_call_id, `Roll call on ${about}, ${v.date}: ${v.action} ${v.yea}–${v.nay}`, [
+        `${personLabel(p)} ${voteWords(v.value)} on ${about} on ${v.date}; it ${outcome(v.action, v.yea, v.nay)}.`,
+      ]);
+      return `${v.value} on ${about}${v.title ? ` (${quote(v.title, 80)})` : ''} on ${v.date}, which ${outcome(v.action, v.yea, v.nay)}`;
+    });
+    out.push(`${personLabel(p)}'s latest recorded votes${within(kit)}: ${items.join('; ')}.`);
+  }
+  return out;
+}
+
+/** Who sponsored a matter, or what a named person sponsored. */
+export const sponsor: Composer = async (kit) => {
+  const matters = await mattersFor(kit);
+  if (matters.length) {
+    return matters.map((m) => {
+      for (const s of m.sponsors) if (s.personId) kit.sources.add('person', s.personId, s.name, [`Listed as ${s.role.replace('_', ' ')} of ${m.recordNumber}.`]);
+      const lead = m.sponsors.filter((s) => s.role !== 'cosponsor').map((s) => s.name);
+      const co = m.sponsors.filter((s) => s.role === 'cosponsor').map((s) => s.name);
+      citeMatter(kit, m, m.sponsors.length ? [`Sponsors: ${m.sponsors.map((s) => `${s.name} (${s.role.replace('_', ' ')})`).join(', ')}.`] : ['No sponsors are listed.']);
+      if (m.sponsors.length === 0) return `The record lists no sponsors for ${m.recordNumber} (${quote(m.title)}).`;
+      return `${m.recordNumber} (${quote(m.title)}) was sponsored by ${joinList(lead.length ? lead : co)}${lead.length && co.length ? `, with ${co.length} co-sponsor${co.length === 1 ? '' : 's'}: ${joinList(co)}` : ''}.`;
+    });
+  }
+  if (kit.named.people.length === 0) return null;
+  const out: string[] = [];
+  for (const p of kit.named.people.slice(0, 3)) {
+    citePerson(kit, p);
+    const list = await kit.retrieval.sponsoredBy(p.id, kit.q.range ?? {}, 8);
+    if (list.length === 0) {
+      out.push(`The record lists ${personLabel(p)} as sponsor of no matter${within(kit)}.`);
+      continue;
+    }
+    for (const m of list) citeMatter(kit, { recordNumber: m.record_number, title: m.title, type: m.type, status: m.status, introductionDate: m.introduction_date });
+    out.push(
+      `${personLabel(p)} is listed as a sponsor of ${list.map((m) => `${m.record_number} (${quote(m.title, 80)}${m.introduction_date ? `, introduced ${m.introduction_date}` : ''})`).join('; ')}${within(kit)}.`,
+    );
+  }
+  return out;
+};
+
+/** Where matters stand: those named by record number, else the one the question's words describe. */
+export const matter: Composer = async (kit) => {
+  const out = kit.named.unknownRecords.map((r) => `The record holds no matter numbered ${r}.`);
+  const matters = kit.named.unknownRecords.length ? kit.named.matters : await mattersFor(kit);
+  for (const m of matters) {
+    citeMatter(kit, m);
+    const last = m.actions.at(-1);
+    const rc = m.rollCalls.at(-1);
+    if (rc) citeRollCall(kit, rc, m.recordNumber);
+    out.push(
+      [
+        `${m.recordNumber} is ${article(m.type.toLowerCase())}${m.introductionDate ? ` introduced on ${m.introductionDate}` : ''}: ${quote(m.title, 200)}.`,
+        m.status ? `Its status is ${m.status}${m.finalActionDate ? ` (final action ${m.finalActionDate})` : ''}.` : '',
+        last ? `Its latest action: ${last.name}${last.bodyName ? ` by the ${last.bodyName}` : ''}${last.date ? ` on ${last.date}` : ''}.` : '',
+        rc ? `On its roll call of ${rc.date} it ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+  }
+  return out.length ? out : null;
+};
+
+/** The bodies a question about sittings means: those it names, else the City Council. */
+function bodiesMeant(kit: Kit): BodyRef[] {
+  return kit.named.bodies.length ? kit.named.bodies : kit.named.allBodies.filter((b) => b.kind === 'council');
+}
+
+const passing = /^(passed|adopted|approved|confirmed)/i;
+
+/** What a body passed at its last sitting, or in the period the question names. */
+export const passed: Composer = async (kit) => {
+  const bodies = bodiesMeant(kit);
+  if (bodies.length === 0) return null;
+  const key = { ids: bodies.map((b) => b.id), names: bodies.map((b) => b.name) };
+  const names = joinList(bodies.map((b) => `the ${b.name}`));
+  let range = kit.q.range?.from || kit.q.range?.to ? { from: kit.q.range.from ?? '1900-01-01', to: kit.q.range.to ?? kit.today } : null;
+  const notes: string[] = [];
+  let all: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>> | null = null;
+  if (!range) {
+    const day = await kit.retrieval.lastSitting(key, kit.today);
+    if (!day) return [`The record holds no sitting of ${names}.`];
+    range = { from: day, to: day };
+    all = await kit.retrieval.actionsBetween(key, range, 500);
+    if (all.length === 0) {
+      // The last meeting has no business recorded yet: say so, and answer from the last sitting that has.
+      const withBusiness = await kit.retrieval.lastSitting(key, kit.today, true);
+      for (const g of await kit.retrieval.meetingsOn(key.ids, [day])) kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} met on ${g.day}; no actions are recorded for it.`]);
+      notes.push(`The record holds no actions from the meeting of ${names} on ${day}.`);
+      if (!withBusiness) return notes;
+      range = { from: withBusiness, to: withBusiness };
+      all = null;
+    }
+  }
+  const actions = (all ?? (await kit.retrieval.actionsBetween(key, range, 500))).filter((a) => passing.test(a.action));
+  for (const b of bodies) citeBody(kit, b);
+  const days = [...new Set(actions.map((a) => a.date))];
+  for (const g of await kit.retrieval.meetingsOn(key.ids, range.from === range.to ? [range.from] : days)) {
+    kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} met on ${g.day}.`]);
+  }
+  const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
+  const when = kit.q.range ? kit.q.range.label : `${last}, on ${range.from}`;
+  if (actions.length === 0) return [...notes, `The record shows nothing passed by ${names} ${when}.`];
+  const shown = actions.slice(0, 10);
+  const items = shown.map((a) => {
+    citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [`${a.action} on ${a.date}${a.yea !== null ? `, ${a.yea}–${a.nay}` : ''}.`]);
+    if (a.roll_call_id) kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [`${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`]);
+    return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range ? ` on ${a.date}` : ''})`;
+  });
+  const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
+  const count = `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
+  const lead = kit.q.range ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} passed ${count}` : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} passed ${count}`;
+  return [...notes, `${lead}: ${items.join('; ')}${more}.`];
+};
+
+/** When a body next meets, or last met. */
+export const meeting: Composer = async (kit) => {
+  const bodies = bodiesMeant(kit);
+  if (bodies.length === 0) return null;
+  const ids = bodies.map((b) => b.id);
+  const ahead = kit.q.ahead;
+  const day = ahead ? (kit.q.range?.from ?? kit.today) : (kit.q.range?.to ?? kit.today);
+  const found = (await kit.retrieval.meetings(ids, day, ahead ? 'next' : 'last', 5)).filter((g) => ahead || g.status !== 'cancelled');
+  const names = joinList(bodies.map((b) => `the ${b.name}`));
+  for (const b of bodies) citeBody(kit, b);
+  const g = found[0];
+  if (!g) return [`The record holds no ${ahead ? 'upcoming' : 'past'} meeting of ${names}${within(kit)}.`];
+  const place = g.location ? ` at ${g.location}` : '';
+  kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
+  return [
+    ahead
+      ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
+      : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
+  ];
+};

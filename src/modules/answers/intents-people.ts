@@ -1,0 +1,125 @@
+// Extractive answers about people: who gave the most to someone's campaign committee, which
+// lobbyists reported contact with an official, who represents a ward, and who a person is.
+import type { NamedPerson } from '../public-data/index.ts';
+import { citePerson, type Composer, type Kit } from './kit.ts';
+import { dollars, joinList, personLabel } from './records.ts';
+import { nameScore, nameWords } from './text.ts';
+
+const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
+
+/** The person a committee is named for: "Jim Gardiner (aldermanic committee, Ward 45)" → Jim Gardiner. */
+const committeePerson = (name: string) => name.replace(/\(.*$/, '').replace(/^(friends of|citizens for|committee to elect)\s+/i, '').trim();
+
+/** The people a question about a ward or by name means (a ward's alderperson when it names a ward). */
+async function peopleMeant(kit: Kit): Promise<NamedPerson[]> {
+  if (kit.named.people.length) return kit.named.people;
+  const byWard = await Promise.all(kit.q.wards.map((w) => kit.retrieval.aldersOfWard(w)));
+  return byWard.flatMap((list) => list.filter((p) => p.current).slice(0, 1));
+}
+
+/** The largest contributors to the campaign committees of the people named. */
+export const donors: Composer = async (kit) => {
+  const people = await peopleMeant(kit);
+  const found = await kit.retrieval.committeesFor(
+    people.map((p) => p.id),
+    nameWords(kit.q.words),
+  );
+  // A person's own committees; else committees whose names name someone the question names.
+  const own = found.filter((c) => c.person_id && people.some((p) => p.id === c.person_id));
+  const committees = own.length ? own : found.filter((c) => nameScore(committeePerson(c.name), kit.q.words) >= 2 && !(c.person_id && people.length));
+  if (committees.length === 0) {
+    if (people.length === 0) return null;
+    for (const p of people) citePerson(kit, p);
+    return [`The record holds no campaign committee of ${joinList(people.map(personLabel))}.`];
+  }
+  for (const p of people) if (committees.some((c) => c.person_id === p.id)) citePerson(kit, p);
+  const out: string[] = [];
+  const range = kit.q.range ?? {};
+  const totals = await kit.retrieval.receiptTotals(
+    committees.map((c) => c.id),
+    range,
+  );
+  for (const c of committees.slice(0, 3)) {
+    const total = totals.find((t) => t.committee_id === c.id);
+    if (!total) {
+      kit.sources.add('committee', c.id, c.name, [`No receipts recorded${within(kit)}.`]);
+      out.push(`The record holds no contributions to ${c.name}${within(kit)}.`);
+      continue;
+    }
+    const top = await kit.retrieval.topContributors([c.id], range, 5);
+    const list = top.map((t) => `${t.contributor} (${dollars(t.total)}${t.receipts > 1 ? ` in ${t.receipts} receipts` : ''})`);
+    const span = `between ${total.first} and ${total.last}`;
+    kit.sources.add('committee', c.id, c.name, [
+      `Receipts${within(kit)}: ${dollars(total.total)} from ${total.receipts} contributions ${span}.`,
+      `Largest contributors: ${list.join('; ')}.`,
+    ]);
+    out.push(
+      `The largest contributors to ${c.name}${within(kit)} were ${joinList(list)}. In all it received ${dollars(total.total)} from ${total.receipts} contribution${total.receipts === 1 ? '' : 's'} ${span}.`,
+    );
+  }
+  return out;
+};
+
+/** Lobbyists who reported contact with an official, and lobbyists' reported contributions to them. */
+export const lobbying: Composer = async (kit) => {
+  const people = (await peopleMeant(kit)).filter((p) => p.kind !== 'lobbyist');
+  if (people.length === 0) return null;
+  const range = kit.q.range ?? {};
+  const out: string[] = [];
+  for (const p of people.slice(0, 2)) {
+    citePerson(kit, p);
+    const [contacts, gifts] = await Promise.all([kit.retrieval.lobbyistContacts(p.id, range, 10), kit.retrieval.lobbyistContributions(p.id, range, 5)]);
+    if (contacts.length) {
+      const list = contacts.map((c) => {
+        const detail = [`${c.reports} report${c.reports === 1 ? '' : 's'}`, c.clients.length ? `for ${joinList(c.clients.slice(0, 3))}` : '', c.sought.length ? `seeking ${c.sought.slice(0, 2).join('; ')}` : '']
+          .filter(Boolean)
+          .join(', ');
+        kit.sources.add('lobbyist', c.lobbyist_id, c.name, [`Reported contact with ${personLabel(p)}: ${detail} (${c.first ?? '?'} to ${c.last ?? '?'}).`]);
+        return `${c.name} (${detail})`;
+      });
+      out.push(`Lobbyists who reported contact with ${personLabel(p)}${within(kit)}: ${list.join('; ')}.`);
+    } else {
+      out.push(`No lobbyist's activity report in the record names ${personLabel(p)} as an official contacted${within(kit)}.`);
+    }
+    if (gifts.length) {
+      const list = gifts.map((g) => {
+        kit.sources.add('lobbyist', g.lobbyist_id, g.name, [`Reported ${g.contributions} political contribution${g.contributions === 1 ? '' : 's'} to ${personLabel(p)} totalling ${dollars(g.total)} (${g.first ?? '?'} to ${g.last ?? '?'}).`]);
+        return `${g.name} (${dollars(g.total)} in ${g.contributions} contribution${g.contributions === 1 ? '' : 's'})`;
+      });
+      out.push(`Lobbyists did report political contributions to ${personLabel(p)}${within(kit)}: ${joinList(list)}.`);
+    }
+  }
+  return out;
+};
+
+/** Who represents a ward, or which ward a named alderperson represents. */
+export const representative: Composer = async (kit) => {
+  const out: string[] = [];
+  for (const w of kit.q.wards) {
+    const alders = (await kit.retrieval.aldersOfWard(w)).filter((p) => p.current);
+    if (alders.length === 0) {
+      out.push(`The record holds no current alderperson for Ward ${w}.`);
+      continue;
+    }
+    for (const p of alders) citePerson(kit, p);
+    out.push(`${joinList(alders.map((p) => `Ald. ${p.name}`))} represent${alders.length === 1 ? 's' : ''} Ward ${w}.`);
+  }
+  if (kit.q.wards.length === 0) {
+    for (const p of kit.named.people.filter((x) => x.kind === 'alderperson')) {
+      citePerson(kit, p);
+      out.push(p.ward ? `Ald. ${p.name} represents Ward ${p.ward}.` : `The record names no ward for Ald. ${p.name}.`);
+    }
+  }
+  return out.length ? out : null;
+};
+
+/** Who the people named are, with an alderperson's latest votes. */
+export const profile: Composer = async (kit) => {
+  const out: string[] = [];
+  for (const p of kit.named.people.slice(0, 3)) {
+    citePerson(kit, p);
+    const role = p.kind === 'alderperson' ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}` : p.kind === 'lobbyist' ? 'a registered lobbyist' : 'a City official';
+    out.push(`${p.name} is ${role}.`);
+  }
+  return out.length ? out : null;
+};

@@ -1,0 +1,83 @@
+// What a question asks, read without the database: the record numbers and wards it names, its
+// date phrase, its intent and the words left to search for. Names are resolved later (resolve.ts).
+import { type DayRange, dateRange } from './dates.ts';
+import { searchTerms, tokens } from './text.ts';
+
+export type Intent = 'vote' | 'sponsor' | 'passed' | 'donors' | 'lobbying' | 'representative' | 'meeting' | 'matter' | 'search';
+
+export interface Question {
+  text: string;
+  /** Record numbers as written (O2024-0001234, any letter case). */
+  records: string[];
+  wards: number[];
+  range: DayRange | null;
+  intent: Intent;
+  /** Every word of the question (for names). */
+  words: ReadonlySet<string>;
+  /** Words worth a full-text search: no record numbers, dates, function words or council vocabulary. */
+  terms: string[];
+  /** "next", "upcoming" (a meeting ahead) rather than "last" (the latest one). */
+  ahead: boolean;
+}
+
+// Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321 (repo-matters.ts).
+const recordPattern = /\b([A-Za-z]{1,4}\d{4}-\d{1,10})\b/g;
+const ordinals = '(\\d{1,2})(?:st|nd|rd|th)?';
+const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}\\b`, 'gi'), new RegExp(`\\b${ordinals}\\s+ward\\b`, 'gi')];
+
+function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
+  const has = (re: RegExp) => re.test(q);
+  if (has(/\blobby(ist|ists|ing)?\b|\blobbied\b/) && has(/\b(contact\w*|met|meet\w*|lobbied|report\w*|sought|talk\w*|spoke|reach\w*|who|which)\b/)) return 'lobbying';
+  if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|raised|raise|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
+  if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b/)) return 'vote';
+  if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/)) return 'sponsor';
+  if (has(/\b(pass(ed|es)?|adopt(ed)?|approv(ed|e)|enact(ed)?)\b/)) {
+    // "What passed at the last meeting?" asks for a list; "Did the settlement pass?" about one matter.
+    const list = has(/\b(what|which|list|how many|everything|anything)\b/) || has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/);
+    return list && !hasRecord ? 'passed' : 'matter';
+  }
+  if (hasWard && has(/\b(who|which|represent\w*|alder\w*|ald)\b/)) return 'representative';
+  if (has(/\bwhich ward\b|\bwhat ward\b/)) return 'representative';
+  if (!hasRecord && has(/\b(meet|meets|meeting|meetings|hearing|hearings|session)\b/) && has(/\b(when|next|last|latest|upcoming|recent)\b/)) return 'meeting';
+  if (hasRecord) return 'matter';
+  return 'search';
+}
+
+/**
+ * The words to search for: those of the sentence that asks (the last one with a question mark)
+ * when it has any, so a long preamble does not drown the question; else of the whole text.
+ */
+function focusTerms(text: string): string[] {
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  const asking = [...sentences].reverse().find((x) => x.includes('?'));
+  const focused = asking ? searchTerms(asking) : [];
+  return focused.length ? focused : searchTerms(text);
+}
+
+export function understand(raw: string, today: string): Question {
+  // Control characters (a NUL included) are never part of a question.
+  const text = raw.replace(/\p{Cc}+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const records = [...new Set([...text.matchAll(recordPattern)].map((m) => m[1]!))];
+  let rest = text.replace(recordPattern, ' ');
+  const wards = new Set<number>();
+  for (const pattern of wardPatterns) {
+    for (const m of rest.matchAll(pattern)) {
+      const n = Number(m[1]);
+      if (n >= 1 && n <= 50) wards.add(n);
+    }
+    rest = rest.replace(pattern, ' ');
+  }
+  const dated = dateRange(rest, today);
+  if (dated) rest = dated.rest;
+  const lower = text.toLowerCase();
+  return {
+    text,
+    records,
+    wards: [...wards],
+    range: dated?.range ?? null,
+    intent: intentOf(lower, records.length > 0, wards.size > 0),
+    words: new Set(tokens(text)),
+    terms: focusTerms(rest),
+    ahead: /\b(next|upcoming|coming|future|scheduled)\b/.test(lower),
+  };
+}

@@ -1,0 +1,90 @@
+// Retrieval over the public record for the answers module: the structured look-ups the questions
+// people ask need (names, wards, committees, a body's last sitting, votes, contributors, lobbying
+// contacts) and ranked passages across every kind of record. Everything returned is public: the
+// same people kinds as the public routes, and testimony only where given in a public capacity.
+import type { ModuleDeps } from '../../kernel/deps.ts';
+import * as r from './repo-retrieval.ts';
+import { matterDetail } from './repo-matters.ts';
+import { rollCallDetail } from './repo-votes.ts';
+import { presentMatterDetail, presentRollCallDetail } from './presenters.ts';
+import type { MatterDetailOut, RollCallDetailOut } from './schema.ts';
+
+export type PassageRow = r.PassageRow;
+
+export interface NamedPerson {
+  id: string;
+  name: string;
+  kind: string;
+  ward: number | null;
+  current: boolean;
+}
+
+export interface BodyRef {
+  id: string;
+  name: string;
+  abbreviation: string | null;
+  kind: 'council' | 'committee' | 'joint_committee' | 'other';
+  active: boolean;
+}
+
+/** A body as actions name it: its ids and the names the source used for it. */
+export interface BodyKey {
+  ids: readonly string[];
+  names: readonly string[];
+}
+
+export interface DayRange {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
+  const { db } = deps;
+  return {
+    /** Public people whose names hold any of these lower-case words. */
+    peopleNamed: (terms: readonly string[], limit = 300): Promise<NamedPerson[]> => r.peopleNamed(db, terms, limit),
+    /** The current alderperson(s) of a ward. */
+    async aldersOfWard(ward: number): Promise<NamedPerson[]> {
+      return db
+        .selectFrom('people')
+        .select(['id', 'name', 'kind', 'ward', 'current'])
+        .where('kind', '=', 'alderperson')
+        .where('ward', '=', ward)
+        .orderBy('current', 'desc')
+        .orderBy('sort_name')
+        .limit(5)
+        .execute();
+    },
+    bodies: (): Promise<BodyRef[]> => r.allBodies(db),
+    /** A matter by record number (any letter case) with sponsors, actions and roll calls, or null. */
+    async matter(record: string): Promise<MatterDetailOut | null> {
+      const row = await matterDetail(db, record);
+      return row ? presentMatterDetail(row) : null;
+    },
+    /** A roll call with every person's vote, or null. */
+    async rollCall(id: string): Promise<RollCallDetailOut | null> {
+      const row = await rollCallDetail(db, id);
+      return row ? presentRollCallDetail(row) : null;
+    },
+    sponsoredBy: (personId: string, range: DayRange, limit: number) => r.sponsoredBy(db, personId, range, limit),
+    /** Matters holding at least `k` of these lower-case words, most words first. */
+    mattersMatching: (terms: readonly string[], k: number, range: DayRange, limit: number) => r.mattersMatching(db, terms, k, range, limit),
+    votesOn: (matterIds: readonly string[], personIds: readonly string[]) => r.votesOn(db, matterIds, personIds),
+    recentVotes: (personId: string, range: DayRange, limit: number) => r.recentVotes(db, personId, range, limit),
+    /** The body's latest day of business (or, unless `businessOnly`, of a held meeting) on or before `day`. */
+    lastSitting: (body: BodyKey, day: string, businessOnly = false) => r.lastSitting(db, body, day, businessOnly),
+    actionsBetween: (body: BodyKey, range: { from: string; to: string }, limit: number) => r.actionsBetween(db, body, range, limit),
+    meetingsOn: (bodyIds: readonly string[], days: readonly string[]) => r.meetingsOn(db, bodyIds, days),
+    /** Meetings of the bodies from a day on (`next`) or up to a day (`last`), nearest first. */
+    meetings: (bodyIds: readonly string[], day: string, direction: 'next' | 'last', limit: number) => r.meetingsAround(db, bodyIds, day, direction, limit),
+    committeesFor: (personIds: readonly string[], terms: readonly string[]) => r.committeesFor(db, personIds, terms),
+    topContributors: (committeeIds: readonly string[], range: DayRange, limit: number) => r.topContributors(db, committeeIds, range, limit),
+    receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),
+    lobbyistContacts: (personId: string, range: DayRange, limit: number) => r.lobbyistContacts(db, personId, range, limit),
+    lobbyistContributions: (personId: string, range: DayRange, limit: number) => r.lobbyistContributions(db, personId, range, limit),
+    /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
+    passages: (terms: readonly string[], k: number, range: DayRange, each: number): Promise<PassageRow[]> => r.passages(db, terms, k, range, each),
+  };
+}
+
+export type Retrieval = ReturnType<typeof createRetrieval>;

@@ -1,0 +1,93 @@
+// Reading a question without the database: record numbers, wards, date phrases against a fixed
+// today, intents, and how names are matched (family names, nicknames, everyday words).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chicagoDay, dateRange } from '../../../src/modules/answers/dates.ts';
+import { understand } from '../../../src/modules/answers/question.ts';
+import { pickPeople } from '../../../src/modules/answers/resolve.ts';
+import { tokens } from '../../../src/modules/answers/text.ts';
+
+const today = '2026-11-20';
+
+test('today is the date in Chicago, not in UTC', () => {
+  assert.equal(chicagoDay(new Date('2026-11-21T03:00:00Z')), '2026-11-20');
+  assert.equal(chicagoDay(new Date('2026-11-21T07:00:00Z')), '2026-11-21');
+});
+
+test('date phrases become ranges of days', () => {
+  const cases: [string, { from?: string; to?: string; label: string } | null][] = [
+    ['what passed last month', { from: '2026-10-01', to: '2026-10-31', label: 'last month' }],
+    ['votes in 2019', { from: '2019-01-01', to: '2019-12-31', label: 'in 2019' }],
+    ['since 2020', { from: '2020-01-01', label: 'since 2020' }],
+    ['before 2020', { to: '2019-12-31', label: 'before 2020' }],
+    ['in March 2023', { from: '2023-03-01', to: '2023-03-31', label: 'in March 2023' }],
+    ['in december', { from: '2025-12-01', to: '2025-12-31', label: 'in December 2025' }],
+    ['on 2026-09-29', { from: '2026-09-29', to: '2026-09-29', label: 'on 2026-09-29' }],
+    ['yesterday', { from: '2026-11-19', to: '2026-11-19', label: 'yesterday' }],
+    ['this week', { from: '2026-11-16', to: '2026-11-20', label: 'this week' }],
+    ['last week', { from: '2026-11-09', to: '2026-11-15', label: 'last week' }],
+    ['last year', { from: '2025-01-01', to: '2025-12-31', label: 'in 2025' }],
+    ['in the last 30 days', { from: '2026-10-21', to: '2026-11-20', label: 'in the last 30 days' }],
+    ['between 2018 and 2020', { from: '2018-01-01', to: '2020-12-31', label: 'from 2018 to 2020' }],
+    ['may I ask about parking', null],
+    ['on 2026-02-30', null],
+  ];
+  for (const [text, want] of cases) assert.deepEqual(dateRange(text, today)?.range ?? null, want, text);
+});
+
+test('record numbers (any letter case) and wards are read; their digits are not dates', () => {
+  const q = understand('How did the 1st ward alderperson and Ward 25 vote on so2026-0025407?', today);
+  assert.deepEqual(q.records, ['so2026-0025407']);
+  assert.deepEqual(q.wards.sort((a, b) => a - b), [1, 25]);
+  assert.equal(q.range, null);
+  assert.equal(q.intent, 'vote');
+});
+
+test('intents', () => {
+  const intents: [string, string][] = [
+    ['How did Ald. Hopkins vote on O2024-0001234?', 'vote'],
+    ['Who sponsored the parking meter ordinance?', 'sponsor'],
+    ['What passed at the last City Council meeting?', 'passed'],
+    ['Did the Lorenzo Williams settlement pass?', 'matter'],
+    ["Who gave the most to Hopkins's committee?", 'donors'],
+    ['Which lobbyists reported contact with Ald. Burnett?', 'lobbying'],
+    ['Who represents the 3rd ward?', 'representative'],
+    ['When is the next City Council meeting?', 'meeting'],
+    ['What is SO2026-0025407?', 'matter'],
+    ['parking meters', 'search'],
+  ];
+  for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
+});
+
+test('search terms leave out function words, council vocabulary, dates and record numbers', () => {
+  assert.deepEqual(understand('What did the council pass about speed humps in 2019 (O2019-0001234)?', today).terms, ['speed', 'humps']);
+  // Control characters, a NUL among them, are not part of a question.
+  assert.deepEqual(understand('parking\u0000 meters', today).terms, ['parking', 'meters']);
+});
+
+const person = (id: string, name: string, kind = 'alderperson', ward: number | null = 1) => ({ id, name, kind, ward, current: true });
+const pick = (question: string, people: ReturnType<typeof person>[]) => pickPeople(people, new Set(tokens(question))).map((p) => p.id);
+
+test('names: family names alone for alderpersons, nicknames, and no everyday words', () => {
+  const alders = [person('hopkins', 'Brian Hopkins'), person('gardiner', 'James M. Gardiner'), person('hall', 'William E. Hall'), person('oshea', "Matthew J. O'Shea"), person('quinn', 'Marty Quinn')];
+  assert.deepEqual(pick('How did Hopkins vote?', alders), ['hopkins']);
+  assert.deepEqual(pick('How did Jim Gardiner vote?', alders), ['gardiner']);
+  assert.deepEqual(pick("What did Ald. O'Shea sponsor?", alders), ['oshea']);
+  assert.deepEqual(pick('Martin Quinn', alders), ['quinn']);
+  // "Hall" is a word of the record ("City Hall"): alone it names no one, with a title or given name it does.
+  assert.deepEqual(pick('What happened at City Hall?', alders), []);
+  assert.deepEqual(pick('How did Ald. Hall vote?', alders), ['hall']);
+  assert.deepEqual(pick('Bill Hall', alders), ['hall']);
+  // Two people in one question.
+  assert.deepEqual(pick('How did Hopkins and Gardiner vote?', alders).sort(), ['gardiner', 'hopkins']);
+});
+
+test('names: anyone but an alderperson needs a given name too, and a repeated word counts once', () => {
+  const people = [person('lee', 'Nicole T. Lee'), person('paul', 'PAUL K LEE LEE', 'lobbyist', null), person('smith', 'John Smith', 'lobbyist', null)];
+  assert.deepEqual(pick('How did Ald. Lee vote?', people), ['lee']);
+  assert.deepEqual(pick('What does Smith lobby for?', people), []);
+  assert.deepEqual(pick('What does John Smith lobby for?', people), ['smith']);
+  // A shorter family name inside a longer one is the same mention.
+  const rs = [person('rodriguez', 'Michael D. Rodriguez'), person('rs', 'Rossana Rodriguez Sanchez')];
+  assert.deepEqual(pick('How did Rossana Rodriguez Sanchez vote?', rs), ['rs']);
+});

@@ -1,0 +1,80 @@
+// Retrieval over the parts of the record the sample lacks: agenda items and public testimony
+// (written here the way ingest writes them), with the privacy rule that residents' testimony is
+// never retrievable, on the seeded records.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { NOTHING_FOUND } from '../../../src/modules/answers/index.ts';
+import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { COUNCIL_ID, type Seeded, seedPublicData } from '../../helpers/seed.ts';
+import { answerKey, ask } from './helpers.ts';
+
+let t: TestContext;
+let seeded: Seeded;
+let key: string;
+const MEETING = '05889499-4C56-EE11-BE6E-001DD8098532';
+
+before(async () => {
+  t = await startTestContext();
+  seeded = await seedPublicData(t.ctx.db);
+  ({ key } = await answerKey(t));
+  const src = (id: string) => ({ source: 'elms', source_id: id, source_url: null });
+  await t.ctx.db
+    .insertInto('agenda_items')
+    .values({ id: 'item-zebra', meeting_id: MEETING, sort: 1, title: 'Zebra crossing pilot program on Wacker Drive', action_text: 'Held in Committee' })
+    .execute();
+  await t.ctx.db
+    .insertInto('testimony')
+    .values([
+      { id: 't-official', meeting_id: MEETING, speaker_name: 'Gia Biagi', speaker_kind: 'official', organization: 'Department of Transportation', position: 'supports', summary: 'Zebra crossings cut pedestrian injuries at pilot sites', ...src('t-official') },
+      { id: 't-resident', meeting_id: MEETING, speaker_name: 'Jane Neighbor', speaker_kind: 'resident', position: 'opposes', summary: 'Quokka sanctuary expansion would close my alley', ...src('t-resident') },
+    ])
+    .execute();
+});
+after(async () => {
+  await t.close();
+});
+
+test('an agenda item and an official’s testimony are found, and cite their meeting', async () => {
+  const body = (await ask(t, key, 'zebra crossing pilot')).json();
+  assert.match(body.answer, /an agenda item of the Committee on Zoning, Landmarks and Building Standards meeting of 2023-10-12: “Zebra crossing pilot program on Wacker Drive”/);
+  assert.match(body.answer, /testimony by Gia Biagi \(Department of Transportation\), supports/);
+  assert.deepEqual(
+    body.citations.map((c: { type: string; id: string }) => `${c.type}:${c.id}`),
+    [`meeting:${MEETING}`],
+  );
+});
+
+test('what a resident said is never retrieved, nor their name', async () => {
+  const res = await ask(t, key, 'What was said about the quokka sanctuary expansion?');
+  assert.deepEqual(res.json(), { answer: NOTHING_FOUND, citations: [], model: 'extractive' });
+  assert.doesNotMatch((await ask(t, key, 'Jane Neighbor')).body, /Jane|Neighbor|quokka/i);
+});
+
+test('votes and roll calls of the seeded council', async () => {
+  const rc = seeded.rollCalls.find((r) => r.recordNumber === 'SO2026-0025407')!;
+  const body = (await ask(t, key, 'How did Ald. Hopkins and Ald. Sigcho-Lopez vote on SO2026-0025407?')).json();
+  assert.match(body.answer, /Brian Hopkins \(Ward 2\) voted Yea on SO2026-0025407 on 2026-09-29/);
+  assert.match(body.answer, /Byron Sigcho-Lopez \(Ward 25\) voted Nay on SO2026-0025407 on 2026-09-29/);
+  assert.ok(body.citations.some((c: { type: string; id: string }) => c.type === 'roll_call' && c.id === rc.id));
+});
+
+test('the last council meeting with no business recorded yet is named, and the last sitting that has some answers', async () => {
+  await t.ctx.db
+    .insertInto('meetings')
+    .values({ id: 'council-2026-10-15', body_id: COUNCIL_ID, body_name: 'City Council', start_time: '2026-10-15T15:00:00Z', status: 'held', ...{ source: 'elms', source_id: 'council-2026-10-15', source_url: null } })
+    .execute();
+  const body = (await ask(t, key, 'What passed at the last City Council meeting?')).json();
+  assert.match(body.answer, /^The record holds no actions from the meeting of the City Council on 2026-10-15\. At its last sitting with recorded business, on 2026-09-29, the City Council passed 1 matter: SO2026-0025407 .*passed 46–3/);
+  const cited = body.citations.map((c: { type: string; id: string }) => `${c.type}:${c.id}`);
+  assert.ok(cited.includes('meeting:council-2026-10-15'));
+  assert.ok(cited.includes('matter:SO2026-0025407'));
+});
+
+test("who gave the most to a ward's alderperson, from the seeded receipts", async () => {
+  const body = (await ask(t, key, "Who gave the most to the 1st ward alderperson's committee?")).json();
+  assert.match(body.answer, /^The largest contributors to Friends of Daniel La Spata were /);
+  assert.deepEqual(
+    body.citations.map((c: { type: string }) => c.type),
+    ['person', 'committee'],
+  );
+});
