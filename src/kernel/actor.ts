@@ -6,7 +6,7 @@ export type Feature = 'team_data' | 'advocacy' | 'analytics' | 'people' | 'offic
 export const features: readonly Feature[] = ['team_data', 'advocacy', 'analytics', 'people', 'offices'];
 export const roles: readonly Role[] = ['owner', 'admin', 'member'];
 
-export type CredentialType = 'api_key' | 'oauth' | 'session';
+export type CredentialType = 'api_key' | 'oauth' | 'session' | 'visitor';
 
 export interface Actor {
   account: { id: string; email: string; name: string | null };
@@ -16,7 +16,7 @@ export interface Actor {
     id: string;
     type: CredentialType;
     name: string;
-    kind: 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session';
+    kind: 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session' | 'visitor';
     expiresAt: Date | null;
     /** Scopes granted when the credential was made, before live power cut them (GET /me shows both). */
     grantedScopes?: Scope[];
@@ -34,3 +34,18 @@ export interface Limits {
   requestsPerMinute: number;
   aiAnswersPerDay: number;
 }
+
+/**
+ * Someone reading the public website without a credential (spec: web pages, their Markdown
+ * variants, the agent guide and the feeds stay open). Holds `public.read` only, belongs to no
+ * account or team, and is never counted: pages perform with `count: false`, since the limits are
+ * those of API credentials.
+ */
+export const visitor: Actor = Object.freeze({
+  account: Object.freeze({ id: '00000000-0000-0000-0000-000000000000', email: '', name: null }),
+  team: null,
+  credential: Object.freeze({ id: 'visitor', type: 'visitor' as const, name: 'visitor', kind: 'visitor' as const, expiresAt: null }),
+  scopes: Object.freeze(['public.read']) as unknown as Scope[],
+  limitsOwner: Object.freeze({ type: 'account' as const, id: '00000000-0000-0000-0000-000000000000' }),
+  limits: Object.freeze({ requestsPerDay: 0, requestsPerMinute: 0, aiAnswersPerDay: 0 }),
+});
