@@ -1,30 +1,13 @@
 // Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document §3–§4): a client_id
-// that is an https URL names a JSON document the server fetches. The fetch goes through an
-// SSRF-guarded fetcher (no private, loopback or link-local address after DNS resolution, a size
-// and a time limit, a bounded number of redirects); the document's cache headers say how long it
-// may be used before it is fetched again.
+// that is an https URL names a JSON document the server fetches. The fetch goes through the
+// SSRF-guarded kernel/safe-fetch.ts (no private, loopback or link-local address after DNS
+// resolution, a size and a time limit, a bounded number of redirects, each checked again); the
+// document's cache headers say how long it may be used before it is fetched again.
+import type { safeFetch } from '../../kernel/safe-fetch.ts';
 import { oauthError } from './errors.ts';
 
-export interface FetchedDocument {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-export interface DocumentFetchOptions {
-  /** Refuse a body larger than this many bytes. */
-  maxBytes: number;
-  /** Give up after this many milliseconds, whatever the server does. */
-  timeoutMs: number;
-  /** Follow at most this many redirects (each one checked like the first request). */
-  maxRedirects: number;
-  /** Allow plain http and loopback addresses (development and tests only); private and link-local ones never. */
-  allowLoopback: boolean;
-  headers: Record<string, string>;
-}
-
-/** The fetcher: throws (with a message that can be shown) when the URL or an address is refused or a limit is passed. */
-export type DocumentFetch = (url: string, options: DocumentFetchOptions) => Promise<FetchedDocument>;
+/** The fetcher (safeFetch; a test may hand in another of the same shape). */
+export type DocumentFetch = typeof safeFetch;
 
 /** The draft (§4.1) suggests 5 KB as a limit; a client with ten long redirect URIs still fits. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -53,12 +36,13 @@ export function checkClientIdUrl(value: string, development: boolean): URL {
 }
 
 /** RFC 9111 §5.2.2: no-store / no-cache mean fetch again every time; max-age, else Expires, else the default. */
-export function freshSeconds(headers: Record<string, string>, now: Date): number {
-  const cc = (headers['cache-control'] ?? '').toLowerCase();
+export function freshSeconds(headers: Headers, now: Date): number {
+  const cc = (headers.get('cache-control') ?? '').toLowerCase();
   if (/(^|[\s,])(no-store|no-cache)([\s,=]|$)/.test(cc)) return 0;
   const maxAge = /(?:^|[\s,])max-age\s*=\s*"?(\d+)"?/.exec(cc);
   if (maxAge) return Math.min(Number(maxAge[1]), MAX_FRESH_SECONDS);
-  const expires = headers.expires ? Date.parse(headers.expires) : Number.NaN;
+  const expiresHeader = headers.get('expires');
+  const expires = expiresHeader ? Date.parse(expiresHeader) : Number.NaN;
   if (!Number.isNaN(expires)) return Math.max(0, Math.min((expires - now.getTime()) / 1000, MAX_FRESH_SECONDS));
   return DEFAULT_FRESH_SECONDS;
 }
@@ -69,7 +53,7 @@ export async function readMetadataDocument(
   options: { development: boolean; now: Date },
 ): Promise<{ metadata: Record<string, unknown>; freshUntil: Date }> {
   checkClientIdUrl(clientId, options.development);
-  let res: FetchedDocument;
+  let res: Awaited<ReturnType<DocumentFetch>>;
   try {
     res = await fetchDocument(clientId, {
       maxBytes: MAX_DOCUMENT_BYTES,
@@ -85,7 +69,7 @@ export async function readMetadataDocument(
   if (res.status !== 200) throw oauthError('invalid_client', `The client metadata document answered ${res.status}, not 200.`);
   let doc: unknown;
   try {
-    doc = JSON.parse(res.body.toString('utf8'));
+    doc = JSON.parse(res.body);
   } catch {
     throw oauthError('invalid_client', 'The client metadata document is not JSON.');
   }

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import * as oauth from 'oauth4webapi';
-import { guardedFetch } from '../../../src/modules/oauth/guarded-fetch.ts';
+import type * as oauth from 'oauth4webapi';
 import type { Browser } from '../web/browser.ts';
 import { authorize, callWith, exchange, type OAuthTest, startOAuthTest } from './helpers.ts';
 
@@ -91,15 +90,4 @@ test('documents that name another client, hold a secret, are too large, redirect
     assert.equal(res.status, 400, url);
   }
   assert.equal(await clientCount(), before);
-});
-
-test('the guard itself: loopback and private addresses are refused unless loopback is allowed, by name or by address', async () => {
-  const options = { maxBytes: 5000, timeoutMs: 2000, maxRedirects: 0, allowLoopback: false, headers: {} };
-  const port = new URL(origin).port;
-  for (const url of [`https://127.0.0.1:${port}/cached.json`, `https://localhost:${port}/cached.json`, 'https://10.1.2.3/x', 'https://[::ffff:127.0.0.1]/x', `http://127.0.0.1:${port}/cached.json`]) {
-    await assert.rejects(guardedFetch(url, options), url);
-  }
-  assert.equal(hits.get('/cached.json'), 1, 'nothing reached the server');
-  const ok = await guardedFetch(`${origin}/cached.json`, { ...options, allowLoopback: true });
-  assert.equal(ok.status, 200);
 });
