@@ -72,4 +72,12 @@ test('hostile authorization requests get a page, never a 5xx, never a redirect t
   // The consent POST without its CSRF token changes nothing.
   const forged = await browser.post('/oauth/authorize', { client_id: 'x', decision: 'approve' });
   assert.equal(forged.status, 403);
+  // With the token but from another site (a sandboxed frame posts with Origin: null): refused.
+  const page = await browser.get('/account');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+  for (const site of ['cross-site', 'same-site']) {
+    const res = await browser.post('/oauth/authorize', { _csrf: csrf, client_id: 'x', decision: 'approve' }, { origin: 'null', 'sec-fetch-site': site });
+    assert.equal(res.status, 403, site);
+    assert.match(res.body, /another site/);
+  }
 });
