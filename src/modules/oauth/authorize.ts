@@ -14,7 +14,7 @@ import { isPkceValue, parseResource, parseScopeParam, single } from './schema.ts
 import type { ResourceName } from './tables.ts';
 
 /** Codes are used within seconds by a working client; a minute is plenty (RFC 6749 §4.1.2: "short"). */
-export const CODE_TTL_SECONDS = 60;
+const CODE_TTL_SECONDS = 60;
 
 export interface AuthorizationRequest {
   client: Client;
@@ -108,6 +108,9 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
     async approve(request: AuthorizationRequest, accountId: string, owner: OwnerChoice): Promise<string> {
       if (owner.scopes.length === 0) throw new AppError('invalid_request', 'Nothing this app asks for can be granted for that choice; choose another.');
       const code = randomBase62(43);
+      const now = clock.now().getTime();
+      // Codes an hour past their expiry can no longer be told from never issued; they go.
+      await repo.deleteExpiredCodes(db, new Date(now - 3600_000));
       await repo.insertCode(db, {
         hash: hashCredential(code),
         client_id: request.client.id,
@@ -117,7 +120,7 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
         redirect_uri: request.redirectUri,
         code_challenge: request.codeChallenge,
         resource: request.resource,
-        expires_at: new Date(clock.now().getTime() + CODE_TTL_SECONDS * 1000),
+        expires_at: new Date(now + CODE_TTL_SECONDS * 1000),
       });
       return redirectTo(request.redirectUri, request.state, { code });
     },

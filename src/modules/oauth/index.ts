@@ -10,12 +10,10 @@ export function createOAuth(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, o
 
 export type { OAuth };
 export type { AuthorizationRequest, OwnerChoice } from './authorize.ts';
-export { CODE_TTL_SECONDS, s256 } from './authorize.ts';
+export { s256 } from './authorize.ts';
 export type { Client } from './clients.ts';
-export { oauthCodeOf, oauthError } from './errors.ts';
 export { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './grants.ts';
 export type { DocumentFetch } from './metadata-document.ts';
 export { type AccessTokenRow, findAccessTokenForVerify, touchGrant } from './repo.ts';
-export { resourceUrl } from './schema.ts';
 export type { ConnectedApp } from './service.ts';
 export type { ResourceName } from './tables.ts';

@@ -55,10 +55,6 @@ export function parseResource(raw: unknown, baseUrl: string): ResourceName | nul
   throw oauthError('invalid_target', `Unknown resource "${value.slice(0, 200)}": use ${baseUrl}/api, ${baseUrl}/mcp or ${baseUrl}/a2a.`);
 }
 
-export function resourceUrl(baseUrl: string, resource: ResourceName | null): string {
-  return resource ? `${baseUrl}/${resource}` : baseUrl;
-}
-
 /** RFC 7636 §4.1/§4.2: 43–128 characters of [A-Za-z0-9-._~]. */
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
 

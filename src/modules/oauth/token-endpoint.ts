@@ -52,12 +52,14 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
     const hash = hashCredential(code);
     const row = await repo.findCode(db, hash);
     const now = clock.now();
-    if (!row || row.expires_at.getTime() <= now.getTime()) throw invalidGrant('The authorization code is not valid or has expired.');
+    if (!row) throw invalidGrant('The authorization code is not valid or has expired.');
     if (row.used_at) {
-      // RFC 6749 §4.1.2 / OAuth 2.1 §4.1.3: a code used twice revokes what its first use issued.
+      // RFC 6749 §4.1.2 / OAuth 2.1 §4.1.3: a code used twice revokes what its first use issued,
+      // however late the second use comes.
       if (row.grant_id) await grants.revokeGrant(row.grant_id, 'its authorization code was used again');
       throw invalidGrant('The authorization code was already used; the tokens it gave have been revoked.');
     }
+    if (row.expires_at.getTime() <= now.getTime()) throw invalidGrant('The authorization code is not valid or has expired.');
     // Bound to the client, the redirect URI and the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.6).
     if (row.client_id !== client.id) throw invalidGrant('The authorization code was issued to another client.');
     if (single(body, 'redirect_uri') !== row.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
