@@ -48,7 +48,12 @@ test('a credential in the URL of an OAuth route is refused', async () => {
   for (const url of ['/oauth/token?access_token=cto_x', '/oauth/revoke?token=ctr_x']) {
     const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token' });
     assert.equal(res.statusCode, 400, url);
+    assert.equal(oauthShape(res.body), 'invalid_request');
   }
+  // The authorization endpoint is a page for people: its framework errors are pages too.
+  const page = await t.app.inject({ method: 'GET', url: '/oauth/authorize?client_id=%zz' });
+  assert.equal(page.statusCode, 400);
+  assert.match(String(page.headers['content-type']), /text\/html/);
 });
 
 test('hostile authorization requests get a page, never a 5xx, never a redirect to an unregistered place', async () => {
