@@ -87,7 +87,7 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
       if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 2000) throw oauthError('invalid_client', 'client_id is missing or not valid.');
       if (!/^https?:\/\//.test(clientId)) {
         const row = await repo.findClient(db, clientId);
-        if (!row || row.kind !== 'registered') throw oauthError('invalid_client', 'Unknown client_id: register the client first, or use the URL of its metadata document.');
+        if (row?.kind !== 'registered') throw oauthError('invalid_client', 'Unknown client_id: register the client first, or use the URL of its metadata document.');
         return present(row);
       }
       const cached = await repo.findClient(db, clientId);

@@ -87,7 +87,7 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
     const hash = hashCredential(value);
     const row = await repo.findToken(db, hash);
     const now = clock.now();
-    if (!row || row.kind !== 'refresh' || row.client_id !== client.id) throw invalid;
+    if (row?.kind !== 'refresh' || row.client_id !== client.id) throw invalid;
     if (row.grant_revoked_at || row.revoked_at || row.expires_at.getTime() <= now.getTime()) throw invalid;
     const reused = () => invalidGrant('This refresh token was already used; the whole grant has been revoked (RFC 9700 §4.14.2).');
     if (row.used_at) {
