@@ -47,6 +47,8 @@ function estimate({ type, field, node, childComplexity }: ComplexityEstimatorArg
   const hasLimit = field.args.some((a) => a.name === 'limit');
   if (hasLimit) return root + 1 + pageSize(node) * childComplexity;
   const t = isNonNullType(field.type) ? field.type.ofType : field.type;
+  // A page's `data` holds the items its list field already counted `limit` times.
+  if (type.name.endsWith('Page')) return 1 + childComplexity;
   if (isListType(t) && isCompositeType(getNamedType(t))) return root + 1 + (partCount[field.name] ?? 10) * childComplexity;
   return root + 1 + childComplexity;
 }
