@@ -3,8 +3,9 @@
 // credential, limits used up, a body or document that cannot be read, a query too deep or too
 // costly, a mutation sent with GET) answers with that status and `{ errors }`; once the document
 // runs, field errors come back beside the data with 200 (GraphQL over HTTP, application/json),
-// except when no data is left and every error is the same refusal, which then sets the status
-// (a lone `answer` refused for its scope is 403, its AI limit 429 with Retry-After).
+// except when no field has data and every error is the same refusal, which then sets the status
+// as REST would (a lone `answer` refused for its scope is 403, its AI limit 429 with Retry-After;
+// a lone `matter` not found is 404).
 import type { FastifyReply } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { AppError, normalizeError } from '../../kernel/errors.ts';
@@ -83,7 +84,8 @@ export function formatExecution(execution: Execution, reply: FastifyReply | unde
   const errors = appErrors.map(({ gql, app }) => json(app, gql));
   let statusCode = 200;
   const first = appErrors[0]?.app;
-  if (execution.data == null && first && appErrors.every(({ app }) => app.code === first.code)) {
+  const noData = execution.data == null || Object.values(execution.data as Record<string, unknown>).every((v) => v === null);
+  if (noData && first && appErrors.every(({ app }) => app.code === first.code)) {
     statusCode = first.status;
     if (reply) for (const [name, value] of Object.entries(first.headers)) reply.header(name, value);
   }

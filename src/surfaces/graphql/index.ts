@@ -7,6 +7,7 @@
 // is open to any valid credential. Documents are parsed, validated (depth, cost: ./cost.ts) and
 // JIT-compiled once and kept (mercurius's query cache).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Location, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
@@ -56,10 +57,22 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
   return gql;
 }
 
-/** The query text of a request, POST body or GET parameter. */
-function queryText(request: FastifyRequest): unknown {
-  const source = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | null | undefined;
-  return source && typeof source === 'object' ? source.query : undefined;
+/**
+ * The GraphQL-over-HTTP request (GraphQL over HTTP §5.1, "Request Parameters"): a JSON object
+ * whose `query` is a string, `variables` an object and `operationName` a string, when given.
+ */
+function checkRequest(request: FastifyRequest): void {
+  const source = request.method === 'GET' ? request.query : request.body;
+  if (source === null || typeof source !== 'object' || Array.isArray(source)) {
+    throw new AppError('invalid_request', 'A GraphQL request is one JSON object: { "query": "…", "variables": { … }, "operationName": "…" }.');
+  }
+  const { query, variables, operationName } = source as Record<string, unknown>;
+  if (query !== undefined && typeof query !== 'string') throw new AppError('invalid_request', 'The query must be a string of GraphQL.');
+  if (typeof query === 'string' && query.length > MAX_QUERY) throw new AppError('invalid_request', `The query is ${query.length} characters long; at most ${MAX_QUERY}.`);
+  if (request.method !== 'GET' && variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    throw new AppError('invalid_request', 'The variables must be a JSON object.');
+  }
+  if (operationName != null && typeof operationName !== 'string') throw new AppError('invalid_request', 'The operationName must be a string.');
 }
 
 export function graphqlSurface(ctx: AppContext) {
@@ -70,10 +83,7 @@ export function graphqlSurface(ctx: AppContext) {
       const limits = await ctx.operations.countRequest(request.actor!);
       request.limitState = limits;
       setLimitHeaders(reply, limits);
-      const query = queryText(request);
-      if (typeof query === 'string' && query.length > MAX_QUERY) {
-        throw new AppError('invalid_request', `The query is ${query.length} characters long; at most ${MAX_QUERY}.`);
-      }
+      checkRequest(request);
     });
     await app.register(mercurius, {
       schema: typeDefs,
@@ -98,6 +108,20 @@ export function graphqlSurface(ctx: AppContext) {
         const counted = await countedError(ctx, request, err);
         return sendError(reply, counted.err, (e) => ({ errors: e === err ? errors : [{ message: e.message, extensions: { code: e.code, status: e.status } }] }), counted.limits);
       },
+    });
+    // Mercurius reads a query that is not GraphQL as a JSON-encoded syntax tree; this service takes
+    // GraphQL text only (GraphQL over HTTP §5.1: `query` is a GraphQL document's source text), so a
+    // document the GraphQL parser did not make (its `loc` is a parser Location) is refused with the
+    // parser's own words.
+    app.graphql.addHook('preValidation', async (_schema, document, context) => {
+      if ((document as { loc?: unknown }).loc instanceof Location) return;
+      const source = (context as { __currentQuery?: unknown }).__currentQuery;
+      try {
+        parse(String(source));
+      } catch (err) {
+        throw new AppError('invalid_request', (err as Error).message);
+      }
+      throw new AppError('invalid_request', 'The query must be GraphQL text.');
     });
     app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
       checkCost(schema, document, variables as Record<string, unknown> | undefined, (context as { __operationName?: string }).__operationName);
