@@ -8,6 +8,7 @@ import { access } from '../../kernel/operations.ts';
 import { pageParams } from '../../kernel/schema.ts';
 import type { PublicData } from './index.ts';
 import * as s from './schema.ts';
+import { matterPartNames } from './service.ts';
 import type { PageArgs } from './service-batch.ts';
 
 const op = operationsOf<PublicData>();
@@ -35,16 +36,46 @@ const pages = <T extends TSchema>(summary: string, item: T, run: (pd: PublicData
     run: async (pd, _actor, input) => ({ data: await run(pd, input.ids, { limit: input.limit, cursor: input.cursor }) }),
   });
 
-const MeetingRollCalls = Type.Array(s.RollCall);
+/** Roll calls of many records; `votes: true` adds each roll call's votes (as the roll call's detail has them). */
+const RollCallsInput = Type.Object(
+  { ids, votes: Type.Optional(Type.Boolean({ description: 'Include every vote of each roll call.' })) },
+  { additionalProperties: false },
+);
+const RollCallsOutput = Type.Object({
+  data: Type.Array(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(s.RollCallDetail.properties.votes) }))),
+});
+const rollCalls = (summary: string, run: (pd: PublicData, ids: string[], votes: boolean) => Promise<unknown>) =>
+  op({ ...read, summary, input: RollCallsInput, output: RollCallsOutput, run: async (pd, _actor, input) => ({ data: await run(pd, input.ids, input.votes === true) }) });
+
+const MattersWithParts = Type.Object(
+  {
+    ...s.MattersQuery.properties,
+    parts: Type.Array(Type.Enum([...matterPartNames]), { maxItems: matterPartNames.length, description: 'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes).' }),
+  },
+  { additionalProperties: false },
+);
+const MatterWithParts = Type.Object({
+  ...s.Matter.properties,
+  sponsors: Type.Optional(s.MatterDetail.properties.sponsors),
+  actions: Type.Optional(s.MatterDetail.properties.actions),
+  rollCalls: Type.Optional(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(s.RollCallDetail.properties.votes) }))),
+});
 
 export const publicDataBatchOperations = {
+  'matters.list.parts': op({
+    ...read,
+    summary: 'Matters as matters.list pages them, each with the parts asked for (sponsors, actions, roll calls and their votes), in one statement',
+    input: MattersWithParts,
+    output: s.ListOf(MatterWithParts),
+    run: (pd, _actor, { parts, ...q }) => pd.matters.list(q, parts),
+  }),
   'matters.batch': parts('Matters by id', s.Nullable(s.Matter), (pd, ids) => pd.batch.matters(ids)),
   'matters.sponsors.batch': parts('Sponsors of many matters', Type.Array(s.Sponsor), (pd, ids) => pd.batch.sponsors(ids)),
   'matters.actions.batch': parts('Actions on many matters', Type.Array(s.MatterAction), (pd, ids) => pd.batch.actions(ids)),
-  'matters.roll-calls.batch': parts('Roll calls on many matters', Type.Array(s.RollCall), (pd, ids) => pd.batch.rollCallsOfMatters(ids)),
+  'matters.roll-calls.batch': rollCalls('Roll calls on many matters', (pd, ids, votes) => pd.batch.rollCallsOfMatters(ids, votes)),
   'roll-calls.votes.batch': parts('Every vote of many roll calls', s.RollCallDetail.properties.votes, (pd, ids) => pd.batch.votesOfRollCalls(ids)),
   'meetings.batch': parts('Meetings by id', s.Nullable(s.Meeting), (pd, ids) => pd.batch.meetings(ids)),
-  'meetings.roll-calls.batch': parts('Roll calls of many meetings', MeetingRollCalls, (pd, ids) => pd.batch.rollCallsOfMeetings(ids)),
+  'meetings.roll-calls.batch': rollCalls('Roll calls of many meetings', (pd, ids, votes) => pd.batch.rollCallsOfMeetings(ids, votes)),
   'meetings.details.batch': parts('Agenda, attendance, documents, public testimony and insights of many meetings', s.Nullable(s.MeetingDetail), (pd, ids) =>
     pd.batch.meetingDetails(ids),
   ),

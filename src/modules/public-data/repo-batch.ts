@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { matterColumns } from './repo-matters.ts';
 import { meetingColumns } from './repo-meetings.ts';
-import type { Db } from './repo-sql.ts';
+import { type Db, votesJson } from './repo-sql.ts';
 import { rollCallColumns } from './repo-votes.ts';
 
 export function sponsorsOf(db: Db, matterIds: readonly string[]) {
@@ -36,16 +36,18 @@ export function actionsOf(db: Db, matterIds: readonly string[]) {
     .execute();
 }
 
-/** Roll calls of matters (`by: 'matter'`) or of meetings (`by: 'meeting'`), with the matter's record number. */
-export function rollCallsOf(db: Db, by: 'matter' | 'meeting', ids: readonly string[]) {
+/**
+ * Roll calls of matters (`by: 'matter'`) or of meetings (`by: 'meeting'`), with the matter's record
+ * number, and with every vote when `withVotes` (one round trip for two levels of a nested read).
+ */
+export function rollCallsOf(db: Db, by: 'matter' | 'meeting', ids: readonly string[], withVotes = false) {
   const key = by === 'matter' ? 'r.matter_id' : 'r.meeting_id';
-  return db
+  let qb: any = db
     .selectFrom('roll_calls as r')
     .leftJoin('matters as m', 'm.id', 'r.matter_id')
-    .select([...rollCallColumns, 'm.record_number', sql.ref(key).as('of')])
-    .where(key, 'in', ids)
-    .orderBy(sql`${sql.ref(key)}, r.date, r.id`)
-    .execute();
+    .select([...rollCallColumns, 'm.record_number', sql.ref(key).as('of')]);
+  if (withVotes) qb = qb.select(votesJson.as('votes'));
+  return qb.where(key, 'in', ids).orderBy(sql`${sql.ref(key)}, r.date, r.id`).execute() as Promise<Record<string, any>[]>;
 }
 
 export function votesOfRollCalls(db: Db, rollCallIds: readonly string[]) {

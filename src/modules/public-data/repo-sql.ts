@@ -38,6 +38,10 @@ export const rollCallJson = sql`json_build_object(
     'present', r.present, 'recused', r.recused, 'vacant', r.vacant, 'risingVote', r.rising_vote),
   'sourceUrl', r.source_url, 'updatedAt', ${isoTs('r.updated_at')})`;
 
+/** Every vote of roll call `r` as JSON, ordered as the roll call's detail orders them. */
+export const votesJson = sql<unknown[]>`coalesce((select json_agg(json_build_object('personId', v.person_id, 'name', p.name, 'ward', p.ward, 'value', v.value)
+  order by p.sort_name, v.person_id) from votes v join people p on p.id = v.person_id where v.roll_call_id = r.id), '[]'::json)`;
+
 /** Lower-cased equality on record numbers (index matters_record_lower). */
 export function recordEquals(ref: string, record: string): RawBuilder<boolean> {
   return sql<boolean>`lower(${sql.ref(ref)}) = lower(${record})`;

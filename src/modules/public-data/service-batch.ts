@@ -37,6 +37,10 @@ function pick<T>(ids: readonly string[], rows: Row[], present: (row: Row) => T):
 
 const same = <T>(row: Row) => row as T;
 
+/** A roll call, with its votes when they were asked for. */
+export type RollCallWithVotes = s.RollCallOut & { votes?: s.RollCallDetailOut['votes'] };
+const presentWithVotes = (row: Row): RollCallWithVotes => ({ ...p.presentRollCall(row), votes: row.votes });
+
 export interface PageArgs {
   limit: number;
   cursor?: string | undefined;
@@ -53,11 +57,12 @@ export function createBatchService(deps: ModuleDeps) {
       async actions(ids: readonly string[]): Promise<s.MatterDetailOut['actions'][]> {
         return group(ids, (await none(ids, () => actionsOf(db, ids))) ?? [], same<s.MatterDetailOut["actions"][number]>);
       },
-      async rollCallsOfMatters(ids: readonly string[]): Promise<s.RollCallOut[][]> {
-        return group(ids, (await none(ids, () => rollCallsOf(db, 'matter', ids))) ?? [], p.presentRollCall);
+      /** Roll calls on many matters; with every vote of each when `withVotes`. */
+      async rollCallsOfMatters(ids: readonly string[], withVotes = false): Promise<RollCallWithVotes[][]> {
+        return group(ids, (await none(ids, () => rollCallsOf(db, 'matter', ids, withVotes))) ?? [], withVotes ? presentWithVotes : p.presentRollCall);
       },
-      async rollCallsOfMeetings(ids: readonly string[]): Promise<s.RollCallOut[][]> {
-        return group(ids, (await none(ids, () => rollCallsOf(db, 'meeting', ids))) ?? [], p.presentRollCall);
+      async rollCallsOfMeetings(ids: readonly string[], withVotes = false): Promise<RollCallWithVotes[][]> {
+        return group(ids, (await none(ids, () => rollCallsOf(db, 'meeting', ids, withVotes))) ?? [], withVotes ? presentWithVotes : p.presentRollCall);
       },
       async votesOfRollCalls(ids: readonly string[]): Promise<s.RollCallDetailOut['votes'][]> {
         return group(ids, (await none(ids, () => votesOfRollCalls(db, ids))) ?? [], same<s.RollCallDetailOut["votes"][number]>);

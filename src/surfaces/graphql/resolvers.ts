@@ -3,6 +3,7 @@
 // through a batch operation (./batch.ts), or reads it from the record when the operation that made
 // the record already holds it (a matter read by record number has its sponsors). Nothing here reads
 // the database or spells out an access rule.
+import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
 import type { OperationId } from '../../catalogue.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { LimitState } from '../../kernel/limit-state.ts';
@@ -31,7 +32,6 @@ export function given(args: Args): Args {
 
 /** Top-level fields and the operation each performs. */
 const top: Record<string, OperationId> = {
-  matters: 'matters.list',
   matter: 'matters.read',
   rollCalls: 'roll-calls.list',
   rollCall: 'roll-calls.read',
@@ -65,6 +65,49 @@ const byId =
   (parent: Parent, _: Args, ctx: GraphQLContext) =>
     parent[key] == null ? null : ctx.batches.load(op, parent[key]);
 
+/** Whether the field's selection asks for `name` directly (a fragment's ask is served by the next level). */
+const selects = (info: GraphQLResolveInfo, name: string) =>
+  info.fieldNodes.some((node) => node.selectionSet?.selections.some((sel) => sel.kind === Kind.FIELD && sel.name.value === name));
+
+/**
+ * Roll calls of the parent; when their votes are selected too, they come in the same statement
+ * (one round trip for two levels), and RollCall.votes finds them on the roll call.
+ */
+const rollCallsOf =
+  (op: 'matters.roll-calls.batch' | 'meetings.roll-calls.batch') =>
+  (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+    if (parent.rollCalls !== undefined) return parent.rollCalls;
+    return ctx.batches.load(op, parent.id, selects(info, 'votes') ? { votes: true } : undefined);
+  };
+
+/** The fields `name` selects under `field` (direct selections; a fragment's are loaded by the next level). */
+function selectedUnder(info: GraphQLResolveInfo, field: string): Map<string, FieldNode> {
+  const found = new Map<string, FieldNode>();
+  for (const node of info.fieldNodes) {
+    for (const sel of node.selectionSet?.selections ?? []) {
+      if (sel.kind !== Kind.FIELD || sel.name.value !== field) continue;
+      for (const inner of sel.selectionSet?.selections ?? []) if (inner.kind === Kind.FIELD) found.set(inner.name.value, inner);
+    }
+  }
+  return found;
+}
+
+/**
+ * The matter list; when the query selects the matters' sponsors, actions or roll calls (and their
+ * votes), the list carries them (`matters.list.parts`: one statement for the whole nested read),
+ * and the nested fields find them on each matter. The page is the same either way.
+ */
+async function matters(_: unknown, args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) {
+  const selected = selectedUnder(info, 'data');
+  const parts: string[] = [];
+  if (selected.has('sponsors')) parts.push('sponsors');
+  if (selected.has('actions') || selected.has('meetings')) parts.push('actions');
+  const rollCalls = selected.get('rollCalls');
+  if (rollCalls) parts.push(rollCalls.selectionSet?.selections.some((sel) => sel.kind === Kind.FIELD && sel.name.value === 'votes') ? 'votes' : 'rollCalls');
+  if (parts.length === 0) return ctx.perform('matters.list', given(args));
+  return ctx.perform('matters.list.parts', { ...given(args), parts });
+}
+
 /** One page of a list of the parent's, paged as that list is at the top level. */
 const pageOf =
   (op: OperationId) =>
@@ -78,6 +121,7 @@ const personPart = (name: string, own = name) => part('people.details.batch', ow
 export const resolvers = {
   Query: {
     ...Object.fromEntries(Object.entries(top).map(([name, id]) => [name, field(id)])),
+    matters,
     committees: field('bodies.list', { kind: 'committee' }),
   },
   Mutation: {
@@ -86,7 +130,7 @@ export const resolvers = {
   Matter: {
     sponsors: part('matters.sponsors.batch', 'sponsors'),
     actions: matterActions,
-    rollCalls: part('matters.roll-calls.batch', 'rollCalls'),
+    rollCalls: rollCallsOf('matters.roll-calls.batch'),
     async meetings(parent: Parent, args: Args, ctx: GraphQLContext) {
       const actions = (await matterActions(parent, args, ctx)) as { meetingId: string | null }[];
       const ids = [...new Set(actions.map((a) => a.meetingId).filter((id): id is string => id != null))];
@@ -109,7 +153,7 @@ export const resolvers = {
     documents: meetingPart('documents'),
     testimony: meetingPart('testimony'),
     insights: part('meetings.details.batch', 'insights', 'insights'),
-    rollCalls: part('meetings.roll-calls.batch', 'rollCalls'),
+    rollCalls: rollCallsOf('meetings.roll-calls.batch'),
   },
   Body: { members: part('bodies.details.batch', 'members', 'members') },
   Person: {
@@ -125,6 +169,8 @@ export const resolvers = {
 /** Every operation the graph binds, for the route inventory. */
 export const graphqlOperations: readonly OperationId[] = [
   ...Object.values(top),
+  'matters.list',
+  'matters.list.parts',
   'answers.create',
   'matters.sponsors.batch',
   'matters.actions.batch',
