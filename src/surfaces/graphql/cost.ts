@@ -71,11 +71,11 @@ const costs = new WeakMap<DocumentNode, number>();
  * Refuses a document that costs more than MAX_COST (400 invalid_request). Run before every
  * execution: a kept (already validated) document is checked too, from its remembered cost.
  */
-export function checkCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string): void {
+export function checkCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined): void {
   let cost = costs.get(document);
   if (cost === undefined) {
     try {
-      cost = getComplexity({ schema, query: document, variables: variables ?? {}, estimators: [estimate], maxQueryNodes: MAX_NODES, ...(operationName ? { operationName } : {}) });
+      cost = getComplexity({ schema, query: document, variables: variables ?? {}, estimators: [estimate], maxQueryNodes: MAX_NODES });
     } catch (err) {
       throw new AppError('invalid_request', `The query is too large to run: ${(err as Error).message}`);
     }

@@ -33,16 +33,14 @@ const call = Object.freeze({ surface: 'graphql' as const });
 function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): GraphQLContext {
   const actor = request.actor!;
   const perform = async (id: OperationId, input: Record<string, unknown>) => (await ctx.operations.perform(actor, id, input, { call, count: false })).result;
-  const gql: GraphQLContext = {
+  return {
     actor,
     batches: new Batches(perform),
     perform,
-    limits: request.limitState ?? null,
     async answer(input) {
+      // The answer's count is the latest state of the caller's limits: the headers show it.
       const note = (limits: LimitState | undefined | null) => {
-        if (!limits) return;
-        gql.limits = limits;
-        setLimitHeaders(reply, limits);
+        if (limits) setLimitHeaders(reply, limits);
       };
       try {
         const { result, limits } = await ctx.operations.perform(actor, 'answers.create', input, { call, beforeLimits: async () => 'answer' });
@@ -54,7 +52,6 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
       }
     },
   };
-  return gql;
 }
 
 /**
@@ -123,8 +120,9 @@ export function graphqlSurface(ctx: AppContext) {
       }
       throw new AppError('invalid_request', 'The query must be GraphQL text.');
     });
-    app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
-      checkCost(schema, document, variables as Record<string, unknown> | undefined, (context as { __operationName?: string }).__operationName);
+    app.graphql.addHook('preExecution', async (schema, document, _context, variables) => {
+      // Every operation of the document is counted: the hook is not told which one runs.
+      checkCost(schema, document, variables as Record<string, unknown> | undefined);
     });
   };
 }

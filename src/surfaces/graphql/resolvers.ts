@@ -6,7 +6,6 @@
 import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
 import type { OperationId } from '../../catalogue.ts';
 import type { Actor } from '../../kernel/actor.ts';
-import type { LimitState } from '../../kernel/limit-state.ts';
 import type { Batches } from './batch.ts';
 
 /** What every resolver gets: the caller, the request's batches, and how to perform an operation. */
@@ -16,8 +15,6 @@ export interface GraphQLContext {
   perform(id: OperationId, input: Record<string, unknown>): Promise<unknown>;
   /** Performs `answers.create`, counting one AI answer (the request itself is already counted). */
   answer(input: Record<string, unknown>): Promise<unknown>;
-  /** The limits after the last count, for the response headers. */
-  limits: LimitState | null;
 }
 
 type Args = Record<string, unknown>;
