@@ -9,6 +9,7 @@
 import type { FastifyReply } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { AppError, normalizeError } from '../../kernel/errors.ts';
+import { renderGraphQL } from '../http/render.ts';
 
 interface GraphQLErrorJson {
   message: string;
@@ -17,12 +18,16 @@ interface GraphQLErrorJson {
   extensions: { code: string; status: number };
 }
 
-const json = (err: AppError, from?: GraphQLError): GraphQLErrorJson => ({
-  message: err.message,
-  ...(from?.locations ? { locations: from.locations } : {}),
-  ...(from?.path ? { path: from.path } : {}),
-  extensions: { code: err.code, status: err.status },
-});
+/** One error as the GraphQL renderer of the HTTP surfaces (render.ts) shapes it, with where it is in the document. */
+const json = (err: AppError, from?: GraphQLError): GraphQLErrorJson => {
+  const [rendered] = (renderGraphQL(err) as { errors: GraphQLErrorJson[] }).errors;
+  return {
+    message: rendered!.message,
+    ...(from?.locations ? { locations: from.locations } : {}),
+    ...(from?.path ? { path: from.path } : {}),
+    extensions: rendered!.extensions,
+  };
+};
 
 /** Mercurius's own request errors, by their code. */
 function mercuriusError(error: { code?: string; message?: string; errors?: unknown[] }): AppError | null {

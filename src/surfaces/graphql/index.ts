@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
 import { authenticateRequests } from '../http/guard.ts';
-import { countedError, sendError } from '../http/render.ts';
+import { countedError, renderGraphQL, sendError } from '../http/render.ts';
 import { Batches } from './batch.ts';
 import { checkCost, MAX_DEPTH } from './cost.ts';
 import { formatExecution, requestError } from './errors.ts';
@@ -103,7 +103,8 @@ export function graphqlSurface(ctx: AppContext) {
         const { err, errors } = requestError(error);
         if (err.status >= 500) request.log.error({ err: error }, 'GraphQL request failed');
         const counted = await countedError(ctx, request, err);
-        return sendError(reply, counted.err, (e) => ({ errors: e === err ? errors : [{ message: e.message, extensions: { code: e.code, status: e.status } }] }), counted.limits);
+        // Counting may itself refuse (429): that refusal is the answer then.
+        return sendError(reply, counted.err, (e) => (e === err ? { errors } : renderGraphQL(e)), counted.limits);
       },
     });
     // Mercurius reads a query that is not GraphQL as a JSON-encoded syntax tree; this service takes
