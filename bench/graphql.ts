@@ -4,10 +4,12 @@
 // way; the figure is the service's throughput as a share of PostGraphile's. PostGraphile needs a
 // PostgreSQL server: it uses the benchmark's (DATABASE_URL), which the benchmark needs anyway; when
 // it cannot start, the comparison is skipped with the reason.
-import { type Measurement, type MeasureOptions, measure, type Target } from './measure.ts';
+import { type MeasureOptions, type Measurement, measure, type Target } from './measure.ts';
 import { type Child, startChild } from './servers.ts';
 
 const LIMIT = 20;
+const ROUNDS = 3;
+const by = ([a, b]: [Measurement, Measurement]) => a.rps / b.rps;
 
 /** The service's query. */
 export const SERVICE_QUERY = `{ matters(limit: ${LIMIT}) { data { id recordNumber title sponsors { personId name role }
@@ -45,8 +47,10 @@ const postgraphileShape = (d: any): Shape => ({
 export interface GraphQLComparison {
   service: Measurement;
   postgraphile: Measurement;
-  /** Service req/s ÷ PostGraphile req/s under the same load. */
+  /** Service req/s ÷ PostGraphile req/s under the same load: the median of the rounds. */
   ratio: number;
+  /** Each round's ratio. */
+  rounds: number[];
   shape: Shape;
 }
 
@@ -68,13 +72,29 @@ export async function compareWithPostGraphile(serviceUrl: string, auth: Record<s
       { name: `POST /api/graphql (${LIMIT} matters, sponsors, votes; loaded only)`, url: serviceUrl, paths: ['/api/graphql'], headers: auth, bodies: body(SERVICE_QUERY) },
       { name: 'PostGraphile, the same query (loaded only)', url: postgraphile.url, paths: ['/graphql'], bodies: body(POSTGRAPHILE_QUERY) },
     ];
-    const results: Measurement[] = [];
-    for (const target of targets) {
-      console.log(`measuring ${target.name} for ${options.seconds} s (${options.connections} connections, ${options.warmupSeconds} s warm-up)`);
-      results.push(await measure(target, options));
+    // The machine's load drifts during a run (other work shares it), so the two are measured in
+    // turns, ROUNDS times, the order swapped each round; the ratio is the median of the rounds'
+    // ratios, and each figure reported is that server's median round.
+    const rounds: [Measurement, Measurement][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      const pair: Measurement[] = [];
+      for (const i of order) {
+        const target = targets[i]!;
+        console.log(`measuring ${target.name} for ${options.seconds} s (${options.connections} connections, ${options.warmupSeconds} s warm-up), round ${round + 1} of ${ROUNDS}`);
+        pair[i] = await measure(target, options);
+      }
+      rounds.push(pair as [Measurement, Measurement]);
     }
-    const [service, pgl] = results as [Measurement, Measurement];
-    return { service, postgraphile: pgl, ratio: service.rps / pgl.rps, shape: ours };
+    const median = <T>(items: T[], by: (t: T) => number): T => [...items].sort((a, b) => by(a) - by(b))[Math.floor(items.length / 2)]!;
+    const ratio = by(median(rounds, ([a, b]) => a.rps / b.rps));
+    return {
+      service: median(rounds.map((r) => r[0]), (m) => m.rps),
+      postgraphile: median(rounds.map((r) => r[1]), (m) => m.rps),
+      ratio,
+      rounds: rounds.map(([a, b]) => Math.round((a.rps / b.rps) * 100) / 100),
+      shape: ours,
+    };
   } finally {
     await postgraphile.stop();
   }
