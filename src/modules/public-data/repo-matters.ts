@@ -1,7 +1,7 @@
 // Matters: the list with its filters and text search, and the detail document in one query.
 import { sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
-import { type Db, jsonRows, rank, recordEquals, rollCallJson, tsQuery, updatedSince, votesJson } from './repo-sql.ts';
+import { type Db, jsonRows, rank, recordEquals, rollCallJson, rollCallWithVotesJson, tsQuery, updatedSince } from './repo-sql.ts';
 
 export interface MatterFilters {
   type?: string | undefined;
@@ -141,8 +141,7 @@ export const matterParts = {
     ),
   /** Each roll call as `{ j }`; with `votes`, every vote of it too (as the roll call's detail has them). */
   rollCalls: (votes = false) =>
-    jsonRows(sql`select ${votes ? sql`(${rollCallJson})::jsonb || jsonb_build_object('votes', ${votesJson})` : rollCallJson} as j
-      from roll_calls r where r.matter_id = m.id order by r.date, r.id`),
+    jsonRows(sql`select ${votes ? rollCallWithVotesJson : rollCallJson} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`),
 };
 
 /** The whole detail document in one round trip: the matter row plus JSON arrays of its parts. */
