@@ -44,7 +44,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const sessions = createSessions(deps, { accounts, mailer });
   const webhooks = createWebhooks(deps, { jobs });
   const events = createEvents(deps, webhooks);
-  const credentials = createCredentials(deps, { accounts, sessions, database, caches, events });
+  const credentials = createCredentials(deps, { accounts, sessions, database, caches, events, mailer });
   const ingest = createIngest(deps);
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
   const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });

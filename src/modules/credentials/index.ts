@@ -7,6 +7,8 @@ import type { Coherence } from '../../kernel/coherence.ts';
 import type { Database } from '../../kernel/db.ts';
 import type { Accounts } from '../accounts/index.ts';
 import type { Events } from '../events/index.ts';
+import type { Mailer } from '../../kernel/mail.ts';
+import { type AgentRegistration, createAgentRegistration } from './agent-registration/service.ts';
 import { type ApiKeys, createApiKeys, keyCredential } from './api-keys/service.ts';
 import * as keysRepo from './api-keys/repo.ts';
 import { createLimits, type Limits } from './limits/index.ts';
@@ -22,13 +24,15 @@ export interface Credentials {
   /** That session acting for one of the person's teams; 404 for a team they are not in. */
   actingForTeam(signedIn: SignedIn, teamId: string): Promise<Actor & { team: NonNullable<Actor['team']> }>;
   keys: ApiKeys;
+  /** Agent registration: request by email, approval page, claim (agent-registration/). */
+  registration: AgentRegistration;
   limits: Limits;
   close(): Promise<void>;
 }
 
 export function createCredentials(
   deps: ModuleDeps,
-  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'>; events: Pick<Events, 'credential'> },
+  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'>; events: Pick<Events, 'credential'>; mailer: Mailer },
 ): Credentials {
   const { events } = others;
   const keys = createApiKeys(deps, others.accounts, others.caches.settlePower, (event) => events.credential(event));
@@ -46,6 +50,12 @@ export function createCredentials(
     verify: createVerify(deps, others.caches.power),
     ...createSessionVerifier(others.sessions, others.accounts),
     keys,
+    registration: createAgentRegistration(deps, {
+      keys,
+      mailer: others.mailer,
+      findOrCreateAccount: others.sessions.findOrCreateAccount,
+      markEmailVerified: others.accounts.markEmailVerified,
+    }),
     limits,
     close: () => limits.close(),
   };

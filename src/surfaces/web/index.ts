@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { accountPages } from './account-pages.ts';
+import { agentApprovalPages } from './agent-approval-pages.ts';
 import { usePageErrors } from './errors.ts';
 import { useFormBodies } from './form.ts';
 import { mailboxPages } from './mailbox-pages.ts';
@@ -24,5 +25,6 @@ export function webSurface(ctx: AppContext) {
     await app.register(membersPages(ctx));
     await app.register(mailboxPages(ctx));
     await app.register(webhooksPages(ctx));
+    await app.register(agentApprovalPages(ctx));
   };
 }
