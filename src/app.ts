@@ -96,6 +96,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardSurface(ctx));
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
-  await app.register(agentSurface(ctx));
+  await app.register(agentSurface(ctx), { prefix: '/agent' });
   return app;
 }

@@ -28,12 +28,12 @@ export function agentSurface(ctx: AppContext) {
     app.removeContentTypeParser('text/plain');
     useRenderer(app, ctx, renderAgent);
 
-    app.post('/agent/auth', async (request, reply) => {
+    app.post('/auth', async (request, reply) => {
       const started = await registration.start(request.body, clientIp(request, ctx.config.trustProxy));
       return noStore(reply).status(202).send(started);
     });
 
-    app.post('/agent/auth/claim', async (request, reply) => {
+    app.post('/auth/claim', async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('invalid_request', 'Send a JSON object: { "registration_id", "claim_token" }.');
       const claimed = await registration.claim({ registration_id: body.registration_id, claim_token: body.claim_token });
@@ -43,7 +43,7 @@ export function agentSurface(ctx: AppContext) {
     // The key revokes itself: the Bearer credential is the one revoked (spec "States and
     // transitions: Credential"). Only registration keys are revoked here; RFC 7009 §2.2.1 names
     // the refusal of other kinds unsupported_token_type.
-    app.post('/agent/auth/revoke', async (request, reply) => {
+    app.post('/auth/revoke', async (request, reply) => {
       const token = presentedCredential(request, false);
       if (!token) throw unauthorized(ctx, 'api', 'Send the registration key to revoke as Authorization: Bearer <key>.');
       const actor = await verify({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: 'api' });

@@ -69,7 +69,10 @@ function checkSameSite(ctx: AppContext, request: FastifyRequest): void {
   // 'none' is a person's own action (typed URL, bookmark); anything cross-site is refused.
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') throw refused('it came from another site');
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== new URL(ctx.config.baseUrl).origin) throw refused('it came from another site');
+  // Pages are sent with Referrer-Policy: no-referrer, and under it browsers send `Origin: null`
+  // on their own same-origin form POSTs (Fetch standard, "serializing a request origin"): "null"
+  // says nothing, so Sec-Fetch-Site and the CSRF token decide then.
+  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(ctx.config.baseUrl).origin) throw refused('it came from another site');
 }
 
 /** preHandler of every website POST. */
