@@ -4,25 +4,14 @@
 // expired_token), the key given exactly once, what a registration key may not do, revocation
 // with the key itself, hostile input, and limits that never tell whether an account exists.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
+import { freePort } from '../../helpers/free-port.ts';
 import { type Browser, chromium } from 'playwright-core';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { until } from '../../helpers/service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestContext;
 let smtp: SmtpReceiver;
