@@ -109,11 +109,15 @@ test('an endpoint that keeps failing ends as failed after the last retry', async
 test('a redirect to a private address is refused at delivery and recorded as a failed attempt', async () => {
   const { id, by } = await person();
   await endpoint(by, '/moved');
+  let last: unknown;
   receiver.script.set('/moved', [{ redirect: 'http://10.0.0.9/steal' }, { redirect: 'http://169.254.169.254/latest/meta-data/' }, { redirect: `${receiver.url}/arrived` }]);
   await t.ctx.services.webhooks.publish(id, { id: `evt_test_${crypto.randomUUID()}`, type: 'credential.issued', data: {} });
   const [delivery] = await until('the delivery gets past the refused redirects', async () => {
     const d = await deliveriesOf(by);
+    last = d;
     return d[0]?.status === 'delivered' ? d : undefined;
+  }).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
   assert.match(delivery!.tries[0]!.error!, /^address_not_allowed/);
   assert.match(delivery!.tries[1]!.error!, /^address_not_allowed/);
