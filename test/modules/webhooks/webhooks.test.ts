@@ -9,6 +9,8 @@ import { startWorkers } from '../../../src/workers.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { until } from '../../helpers/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { signIn } from '../../surfaces/v2/team-helpers.ts';
+import { Browser } from '../../surfaces/web/browser.ts';
 
 let t: TestContext;
 let receiver: WebhookReceiver;
@@ -135,5 +137,33 @@ test('publish refuses malformed ids and types; an account without endpoints is a
   const other = await person();
   await assert.rejects(t.ctx.services.webhooks.remove(other.by, added.endpoint.id), (err: any) => err.code === 'not_found');
   await t.ctx.services.webhooks.remove(by, added.endpoint.id);
+  assert.deepEqual((await t.ctx.services.webhooks.list(by)).endpoints, []);
+});
+
+test('Settings → Webhooks: the form adds an endpoint and shows its secret once; the page lists deliveries with every attempt', async () => {
+  const { id, by } = await person();
+  const email = (await t.ctx.services.accounts.get(id)).email;
+  const browser = new Browser(t.app);
+  browser.jar.set('ct_session', await signIn(t, email));
+  const refused = await browser.submit('/account/webhooks', '/account/webhooks', { url: 'https://10.1.2.3/hook' });
+  assert.equal(refused.status, 400);
+  assert.match(refused.body, /private, loopback, link-local/);
+  const added = await browser.submit('/account/webhooks', '/account/webhooks', { url: `${receiver.url}/page` });
+  assert.equal(added.status, 201);
+  const secret = /whsec_[A-Za-z0-9+/=]+/.exec(added.body)?.[0];
+  assert.ok(secret);
+  receiver.secrets.set('/page', secret);
+  const later = await browser.request('GET', '/account/webhooks');
+  assert.ok(!later.body.includes(secret), 'the secret is shown only once');
+  assert.ok(later.body.includes(secret.slice(0, 12)), 'its prefix identifies it');
+  receiver.script.set('/page', [{ status: 502 }]);
+  await t.ctx.services.webhooks.publish(id, { id: `evt_test_${crypto.randomUUID()}`, type: 'credential.issued', data: {} });
+  await until('delivered', async () => ((await deliveriesOf(by))[0]?.status === 'delivered' ? true : undefined));
+  const page = await browser.request('GET', '/account/webhooks');
+  assert.match(page.body, /HTTP 502/);
+  assert.match(page.body, /HTTP 204/);
+  const endpointId = (await t.ctx.services.webhooks.list(by)).endpoints[0]!.id;
+  const deleted = await browser.submit('/account/webhooks', `/account/webhooks/${endpointId}/delete`, {});
+  assert.equal(deleted.status, 303);
   assert.deepEqual((await t.ctx.services.webhooks.list(by)).endpoints, []);
 });
