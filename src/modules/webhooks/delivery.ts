@@ -43,7 +43,7 @@ export function createDelivery(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config' 
     if (number === null) return { skipped: 'not pending' };
     const at = clock.now();
     if (number > maxAttempts) {
-      await repo.failExhausted(db, maxAttempts, at);
+      await repo.failDelivery(db, delivery.id, at);
       return { skipped: 'no attempts left' };
     }
     // Standard Webhooks §"Signature scheme": HMAC-SHA256 over `${id}.${timestamp}.${body}` with
@@ -83,7 +83,8 @@ export function createDelivery(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config' 
 
   async function sweep(): Promise<void> {
     if (!jobs.running) return;
-    await repo.failExhausted(db, maxAttempts, clock.now());
+    // An attempt in flight is left alone: only its own end may finish the delivery.
+    await repo.failExhausted(db, maxAttempts, clock.now(), settings.timeoutMs + 60_000);
     const pending = await repo.pendingDeliveries(db, maxAttempts, SWEEP_BATCH);
     await send(pending.map((p) => p.id));
   }

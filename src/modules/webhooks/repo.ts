@@ -86,8 +86,29 @@ export function pendingDeliveries(db: Q, maxAttempts: number, limit: number) {
     .execute();
 }
 
-export async function failExhausted(db: Q, maxAttempts: number, now: Date): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'failed', finished_at: now }).where('status', '=', 'pending').where('attempts', '>=', maxAttempts).execute();
+/**
+ * Fails pending deliveries that used their last attempt and are not in the middle of one: the
+ * last attempt is recorded, or it started longer ago than any attempt may take (its worker died).
+ */
+export async function failExhausted(db: Q, maxAttempts: number, now: Date, attemptMs: number): Promise<void> {
+  const stale = new Date(now.getTime() - attemptMs);
+  await db
+    .updateTable('webhook_deliveries as d')
+    .set({ status: 'failed', finished_at: now })
+    .where('d.status', '=', 'pending')
+    .where('d.attempts', '>=', maxAttempts)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('webhook_attempts as a').select('a.attempt').whereRef('a.delivery_id', '=', 'd.id').whereRef('a.attempt', '=', 'd.attempts')),
+        eb('d.last_attempt_at', '<', stale),
+      ]),
+    )
+    .execute();
+}
+
+/** Ends one delivery as failed (a job that found no attempt left). */
+export async function failDelivery(db: Q, id: string, now: Date): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ status: 'failed', finished_at: now }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 /** The latest deliveries of the account's endpoints, each with its attempts (the Webhooks page). */

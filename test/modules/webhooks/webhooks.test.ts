@@ -4,6 +4,7 @@
 // publication interface other modules call.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
 import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { startWorkers } from '../../../src/workers.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
@@ -40,6 +41,13 @@ async function endpoint(by: ReturnType<typeof asAccount>, path: string) {
 }
 
 const deliveriesOf = async (by: ReturnType<typeof asAccount>) => (await t.ctx.services.webhooks.list(by)).deliveries;
+
+/** On a timeout, what the deliveries and their jobs looked like (for diagnosing a slow queue). */
+async function explain(by: ReturnType<typeof asAccount>, err: Error): Promise<never> {
+  const deliveries = await deliveriesOf(by);
+  const jobs = await sql`select state, retry_count, start_after, started_on, completed_on, singleton_key, output from pgboss.job where name = 'webhooks.deliver' and singleton_key in (${sql.join(deliveries.map((d) => d.id))})`.execute(t.ctx.db);
+  throw new Error(`${err.message}\n${JSON.stringify({ deliveries, jobs: jobs.rows, now: new Date() }, null, 1)}`);
+}
 
 test('endpoint URLs at private, link-local, unique-local or mapped addresses, or not https-like, are refused and nothing is stored', async () => {
   const { by } = await person();
@@ -86,7 +94,7 @@ test('a failing endpoint is retried with backoff, every attempt recorded, until 
   const [delivery] = await until('the delivery succeeds on the third attempt', async () => {
     const d = await deliveriesOf(by);
     return d[0]?.status === 'delivered' ? d : undefined;
-  });
+  }).catch((err) => explain(by, err));
   assert.deepEqual(
     delivery!.tries.map((a) => a.status_code),
     [500, 503, 204],
@@ -104,23 +112,19 @@ test('an endpoint that keeps failing ends as failed after the last retry', async
   const [delivery] = await until('the delivery has failed', async () => {
     const d = await deliveriesOf(by);
     return d[0]?.status === 'failed' ? d : undefined;
-  });
+  }).catch((err) => explain(by, err));
   assert.equal(delivery!.tries.length, 3, 'the first attempt and WEBHOOK_RETRY_LIMIT=2 retries');
 });
 
 test('a redirect to a private address is refused at delivery and recorded as a failed attempt', async () => {
   const { id, by } = await person();
   await endpoint(by, '/moved');
-  let last: unknown;
   receiver.script.set('/moved', [{ redirect: 'http://10.0.0.9/steal' }, { redirect: 'http://169.254.169.254/latest/meta-data/' }, { redirect: `${receiver.url}/arrived` }]);
   await t.ctx.services.webhooks.publish(id, { id: `evt_test_${crypto.randomUUID()}`, type: 'credential.issued', data: {} });
   const [delivery] = await until('the delivery gets past the refused redirects', async () => {
     const d = await deliveriesOf(by);
-    last = d;
     return d[0]?.status === 'delivered' ? d : undefined;
-  }).catch((err) => {
-    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
-  });
+  }).catch((err) => explain(by, err));
   assert.match(delivery!.tries[0]!.error!, /^address_not_allowed/);
   assert.match(delivery!.tries[1]!.error!, /^address_not_allowed/);
   assert.equal(delivery!.tries[2]!.status_code, 204);
