@@ -58,7 +58,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     ingestSchedule,
     accounts,
     credentials,
-    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower }),
+    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, events }),
     idempotency: createIdempotency(deps),
     mailer,
     sessions,

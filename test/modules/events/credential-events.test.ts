@@ -9,6 +9,7 @@ import { execute } from '../../../src/cli/execute.ts';
 import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { startWorkers } from '../../../src/workers.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { mintOAuthTokens } from '../../helpers/oauth.ts';
 import { until } from '../../helpers/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 import { signIn } from '../../surfaces/v2/team-helpers.ts';
@@ -113,4 +114,25 @@ test("a team owner revoking a member's team key, and a creator leaving the team,
   assert.deepEqual(await logOf(owner.account.id), [], "the owner's own log holds only their own credentials");
   // The events filed inside the removing transaction reach the endpoint through the sweep.
   await allDelivered(admin.path, admin.account.id);
+});
+
+test('an OAuth grant issued, refreshed and disconnected is issued, issued and revoked for its person', async () => {
+  const person = await personWithHook('oauth');
+  const oauth = t.ctx.services.oauth;
+  const tokens = await mintOAuthTokens(t.ctx, { accountId: person.account.id, teamId: null, scopes: ['public.read'] });
+  await oauth.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id });
+  const [app] = await oauth.connectedApps(asAccount(person.account.id), { accountId: person.account.id });
+  await oauth.disconnect(asAccount(person.account.id), app!.id);
+  const log = await logOf(person.account.id);
+  assert.deepEqual(
+    log.map((e) => [e.type, (e.data as any).via, (e.data as any).credential.type, (e.data as any).credential.kind, (e.data as any).credential.name]),
+    [
+      ['credential.revoked', 'oauth', 'oauth', 'grant', 'Test client'],
+      ['credential.issued', 'oauth', 'oauth', 'refresh', 'Test client'],
+      ['credential.issued', 'oauth', 'oauth', 'grant', 'Test client'],
+    ],
+  );
+  assert.equal((log[2]!.data as any).credential.prefix, tokens.access_token.slice(0, 8));
+  assert.doesNotMatch(JSON.stringify(log), /ct[or]_[A-Za-z0-9]{32}/, 'no token value is logged');
+  await allDelivered(person.path, person.account.id);
 });
