@@ -1,14 +1,26 @@
 // The Kysely database type, composed from each module's own tables (each table has one owner).
 import type { AccountTables } from './modules/accounts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
+import type { EventTables } from './modules/events/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
 import type { OAuthTables } from './modules/oauth/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
 import type { SessionTables } from './modules/sessions/tables.ts';
 import type { TeamDataTables } from './modules/team-data/tables.ts';
+import type { WebhookTables } from './modules/webhooks/tables.ts';
 
 export interface KernelTables {
   schema_migrations: { name: string; applied_at: Date };
 }
 
-export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables, OAuthTables {}
+export interface DB
+  extends KernelTables,
+    PublicDataTables,
+    AccountTables,
+    CredentialTables,
+    SessionTables,
+    IdempotencyTables,
+    TeamDataTables,
+    OAuthTables,
+    WebhookTables,
+    EventTables {}

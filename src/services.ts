@@ -16,6 +16,8 @@ import { createLive, type Live } from './modules/live/index.ts';
 import { createOAuth, type OAuth } from './modules/oauth/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
+import { createEvents, type Events } from './modules/events/index.ts';
+import { createWebhooks, type Webhooks } from './modules/webhooks/index.ts';
 
 export interface Services {
   publicData: PublicData;
@@ -32,6 +34,10 @@ export interface Services {
   teamData: TeamData;
   live: Live;
   answers: Answers;
+  /** An account's webhook endpoints and signed deliveries of its events. */
+  webhooks: Webhooks;
+  /** Credential events: the security log and webhooks (modules/events). */
+  events: Events;
   close(): Promise<void>;
 }
 
@@ -39,7 +45,9 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const accounts = createAccounts(deps, { settlePower: caches.settlePower });
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
-  const credentials = createCredentials(deps, { accounts, sessions, database, caches });
+  const webhooks = createWebhooks(deps, { jobs });
+  const events = createEvents(deps, webhooks);
+  const credentials = createCredentials(deps, { accounts, sessions, database, caches, events, mailer });
   const ingest = createIngest(deps);
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
   const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
@@ -50,14 +58,17 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     ingestSchedule,
     accounts,
     credentials,
-    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower }),
+    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, events }),
     idempotency: createIdempotency(deps),
     mailer,
     sessions,
     teamData: createTeamData(deps, { events: live.bus }),
     live,
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
+    webhooks,
+    events,
     async close() {
+      await webhooks.close();
       await live.close();
       await credentials.close();
       await mailer.close();

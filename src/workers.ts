@@ -6,4 +6,5 @@ import type { AppContext } from './context.ts';
 export async function startWorkers(ctx: AppContext): Promise<void> {
   await ctx.jobs.start();
   await ctx.services.ingestSchedule.start();
+  await ctx.services.webhooks.start();
 }

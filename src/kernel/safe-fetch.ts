@@ -202,3 +202,19 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
     url = next;
   }
 }
+
+/**
+ * Checks a URL as safeFetch would before connecting — scheme, credentials, and every address its
+ * host resolves to — without sending anything: for refusing a URL when it is saved (a webhook
+ * endpoint). Delivery checks again on every attempt, since DNS answers change.
+ */
+export async function checkFetchTarget(raw: string, options: { allowLoopback?: boolean } = {}): Promise<URL> {
+  const allowLoopback = options.allowLoopback === true;
+  const url = checkUrl(raw, allowLoopback);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return url;
+  await new Promise<void>((resolve, reject) => {
+    guardedLookup(allowLoopback)(host, { all: true }, (err) => (err ? reject(err) : resolve()));
+  });
+  return url;
+}

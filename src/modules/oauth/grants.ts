@@ -6,6 +6,7 @@
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Scope } from '../../kernel/operations.ts';
 import { hashCredential, randomBase62 } from '../credentials/index.ts';
+import type { CredentialEventType, Events } from '../events/index.ts';
 import * as repo from './repo.ts';
 import type { ResourceName } from './tables.ts';
 
@@ -34,8 +35,25 @@ export interface GrantToIssue {
   resource: ResourceName | null;
 }
 
-export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, settlePower: () => Promise<void>) {
+export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, settlePower: () => Promise<void>, events: Pick<Events, 'credential'>) {
   const { db, clock, config } = deps;
+
+  /** The credential event of a grant (modules/events), committed with the caller's transaction. */
+  async function emit(q: repo.Q, type: CredentialEventType, grantId: string, what: { kind: string; prefix?: string; scopes?: readonly string[]; reason?: string }) {
+    const grant = await repo.grantForEvent(q, grantId);
+    if (!grant) return;
+    await events.credential(
+      {
+        type,
+        accountId: grant.account_id,
+        credential: { id: grant.id, type: 'oauth', kind: what.kind, name: grant.client_name, prefix: what.prefix ?? null, scopes: what.scopes ?? grant.scopes, teamId: grant.team_id },
+        via: 'oauth',
+        reason: what.reason ?? null,
+      },
+      q === db ? {} : { within: q },
+    );
+  }
+
   return {
     /** Issues an access token and a refresh token under a grant, inserting the grant when it is new. Runs inside the caller's transaction. */
     async issueGrant(q: repo.Q, issue: GrantToIssue): Promise<Issued> {
@@ -61,6 +79,8 @@ export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
           expires_at: new Date(now + config.ttl.refreshToken * 1000),
         },
       ]);
+      // A new grant, or a refresh rotating its tokens: both issue a credential.
+      await emit(q, 'credential.issued', issue.grant.id, { kind: issue.isNew ? 'grant' : 'refresh', prefix: accessToken.slice(0, 8), scopes: issue.accessScopes });
       return { grantId: issue.grant.id, accessToken, refreshToken, expiresIn: config.ttl.accessToken, scopes: issue.accessScopes, teamId: issue.grant.team_id };
     },
 
@@ -71,14 +91,16 @@ export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
      */
     async revokeGrant(grantId: string, reason: string, q: repo.Q = db): Promise<boolean> {
       const revoked = await repo.revokeGrant(q, grantId, clock.now(), reason);
+      if (revoked) await emit(q, 'credential.revoked', grantId, { kind: 'grant', reason });
       if (q === db) await settlePower();
       return revoked;
     },
 
     /** One access token ends (RFC 7009 §2.1); its grant and refresh token stay. Settled like a grant. */
     async revokeAccessToken(hash: Buffer): Promise<void> {
-      await repo.revokeToken(db, hash, clock.now());
+      const grantId = await repo.revokeToken(db, hash, clock.now());
       await settlePower();
+      if (grantId) await emit(db, 'credential.revoked', grantId, { kind: 'access token', reason: 'revoked at the revocation endpoint' });
     },
   };
 }

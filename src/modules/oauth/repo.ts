@@ -178,8 +178,20 @@ export async function takeRefreshToken(db: Q, hash: Buffer, now: Date): Promise<
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function revokeToken(db: Q, hash: Buffer, now: Date): Promise<void> {
-  await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('hash', '=', hash).where('revoked_at', 'is', null).execute();
+/** Revokes one token; the grant it belongs to when this call revoked it, else null. */
+export async function revokeToken(db: Q, hash: Buffer, now: Date): Promise<string | null> {
+  const row = await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('hash', '=', hash).where('revoked_at', 'is', null).returning('grant_id').executeTakeFirst();
+  return row?.grant_id ?? null;
+}
+
+/** What a credential event names of a grant, revoked or not: its person, team, scopes and app. */
+export function grantForEvent(db: Q, id: string) {
+  return db
+    .selectFrom('oauth_grants as g')
+    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+    .select(['g.id', 'g.account_id', 'g.team_id', 'g.scopes', 'c.client_name'])
+    .where('g.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** What the credential check reads for an access token: api_key_lookup's columns and the token's resource. */

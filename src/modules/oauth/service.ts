@@ -8,6 +8,7 @@ import { type AccountActing, type Accounts, asAccount } from '../accounts/index.
 import { type ApiKeys, canListTeamKeys, canManageKey } from '../credentials/index.ts';
 import { type AuthorizationRequest, createAuthorize, type OwnerChoice } from './authorize.ts';
 import { createClients } from './clients.ts';
+import type { Events } from '../events/index.ts';
 import { createGrants } from './grants.ts';
 import type { DocumentFetch } from './metadata-document.ts';
 import * as repo from './repo.ts';
@@ -51,13 +52,15 @@ export interface OAuthDeps {
   keys: Pick<ApiKeys, 'teamKeyScopes'>;
   settlePower: () => Promise<void>;
   fetchDocument: DocumentFetch;
+  /** Credential events: every grant issued, refreshed or revoked (modules/events). */
+  events: Pick<Events, 'credential'>;
 }
 
 export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, others: OAuthDeps) {
   const { db } = deps;
   const { accounts } = others;
   const clients = createClients(deps, others.fetchDocument);
-  const grants = createGrants(deps, others.settlePower);
+  const grants = createGrants(deps, others.settlePower, others.events);
   const authorize = createAuthorize(deps, clients);
   const endpoint = createTokenEndpoint(deps, clients, grants);
 

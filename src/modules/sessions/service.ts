@@ -155,6 +155,8 @@ export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
       return repo.countSessionsOfAccount(db, accountId, clock.now());
     },
 
+    /** The account of a verified address, made if new (agent registration approval). */
+    findOrCreateAccount,
     csrfToken: csrfTokenFor,
     verifyCsrf,
   };

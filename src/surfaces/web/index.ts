@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { accountPages } from './account-pages.ts';
+import { agentApprovalPages } from './agent-approval-pages.ts';
 import { usePageErrors } from './errors.ts';
 import { useFormBodies } from './form.ts';
 import { mailboxPages } from './mailbox-pages.ts';
@@ -11,6 +12,7 @@ import { membersPages } from './members-pages.ts';
 import { loadSession } from './security.ts';
 import { signinPages } from './signin-pages.ts';
 import { teamKeysPages } from './team-keys-pages.ts';
+import { webhooksPages } from './webhooks-pages.ts';
 
 export function webSurface(ctx: AppContext) {
   return async function web(app: FastifyInstance): Promise<void> {
@@ -22,5 +24,7 @@ export function webSurface(ctx: AppContext) {
     await app.register(teamKeysPages(ctx));
     await app.register(membersPages(ctx));
     await app.register(mailboxPages(ctx));
+    await app.register(webhooksPages(ctx));
+    await app.register(agentApprovalPages(ctx));
   };
 }

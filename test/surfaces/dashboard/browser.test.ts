@@ -2,25 +2,13 @@
 // through v2 with a team key appears on the page without a reload, and a stance set with the
 // page's own form is shown in place.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
+import { freePort } from '../../helpers/free-port.ts';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { seedPublicData, type Seeded } from '../../helpers/seed.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { api } from '../v2/team-helpers.ts';
 import { type DashboardTeam, dashboardTeam, eventually } from './helpers.ts';
-
-/** A free port, so BASE_URL (which the CSRF origin check compares with) is the page's origin. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestContext;
 let seeded: Seeded;
