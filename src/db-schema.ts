@@ -1,5 +1,6 @@
 // The Kysely database type, composed from each module's own tables (each table has one owner).
 import type { AccountTables } from './modules/accounts/tables.ts';
+import type { AlertTables } from './modules/alerts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
@@ -10,4 +11,4 @@ export interface KernelTables {
   schema_migrations: { name: string; applied_at: Date };
 }
 
-export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables {}
+export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables, AlertTables {}

@@ -6,6 +6,7 @@ import type { Database } from './kernel/db.ts';
 import type { Jobs } from './kernel/jobs.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
+import { type Alerts, createAlerts } from './modules/alerts/index.ts';
 import { type Answers, createAnswers } from './modules/answers/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
 import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
@@ -29,6 +30,8 @@ export interface Services {
   teamData: TeamData;
   live: Live;
   answers: Answers;
+  /** Alerts on follows: subscriptions, change detection after ingests, email deliveries. */
+  alerts: Alerts;
   close(): Promise<void>;
 }
 
@@ -37,10 +40,13 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
   const credentials = createCredentials(deps, { accounts, sessions, database, caches });
-  const ingest = createIngest(deps);
+  // Alerts are told when an ingest finishes (they queue a look at the watched follows).
+  let alerts: Alerts | undefined;
+  const ingest = createIngest(deps, { finished: async (report) => alerts?.ingested(report) });
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
   const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
   const live = createLive(deps, { database, accounts });
+  alerts = createAlerts(deps, { jobs, mailer, accounts });
   return {
     publicData,
     ingest,
@@ -53,6 +59,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     teamData: createTeamData(deps, { events: live.bus }),
     live,
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
+    alerts,
     async close() {
       await live.close();
       await credentials.close();
