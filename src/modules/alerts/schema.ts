@@ -35,6 +35,7 @@ export const Delivery = Type.Object({
 
 export const AlertSettings = Type.Object({
   followId: Type.String(),
+  label: Type.String({ description: 'The follow’s label.' }),
   email: Nullable(EmailSetting),
   pending: Type.Integer({ description: 'Changes waiting for the next daily or weekly digest.' }),
   deliveries: Type.Array(Delivery, { description: `Your ${MAX_DELIVERIES_SHOWN} most recent deliveries for this follow, newest first.` }),

@@ -53,6 +53,7 @@ export function createAlertsService(deps: ServiceDeps) {
     const [pending, deliveries] = await Promise.all([sub ? repo.countPending(db, sub.id) : 0, repo.listDeliveries(db, follow.id, accountId, MAX_DELIVERIES_SHOWN)]);
     return {
       followId: follow.id,
+      label: follow.label,
       email: sub?.email_frequency ? { frequency: sub.email_frequency } : null,
       pending,
       deliveries: deliveries.map((d) => presentDelivery(d, deps.baseUrl)),

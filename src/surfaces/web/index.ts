@@ -11,6 +11,7 @@ import { membersPages } from './members-pages.ts';
 import { loadSession } from './security.ts';
 import { signinPages } from './signin-pages.ts';
 import { teamKeysPages } from './team-keys-pages.ts';
+import { unsubscribePages } from './unsubscribe-pages.ts';
 
 export function webSurface(ctx: AppContext) {
   return async function web(app: FastifyInstance): Promise<void> {
@@ -22,5 +23,6 @@ export function webSurface(ctx: AppContext) {
     await app.register(teamKeysPages(ctx));
     await app.register(membersPages(ctx));
     await app.register(mailboxPages(ctx));
+    await app.register(unsubscribePages(ctx));
   };
 }
