@@ -2,13 +2,25 @@
 import type { AccountTables } from './modules/accounts/tables.ts';
 import type { AlertTables } from './modules/alerts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
+import type { EventTables } from './modules/events/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
 import type { SessionTables } from './modules/sessions/tables.ts';
 import type { TeamDataTables } from './modules/team-data/tables.ts';
+import type { WebhookTables } from './modules/webhooks/tables.ts';
 
 export interface KernelTables {
   schema_migrations: { name: string; applied_at: Date };
 }
 
-export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables, AlertTables {}
+export interface DB
+  extends KernelTables,
+    PublicDataTables,
+    AccountTables,
+    CredentialTables,
+    SessionTables,
+    IdempotencyTables,
+    TeamDataTables,
+    WebhookTables,
+    EventTables,
+    AlertTables {}

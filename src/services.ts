@@ -16,6 +16,8 @@ import { createIngestSchedule, type IngestSchedule } from './modules/public-data
 import { createLive, type Live } from './modules/live/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
+import { createEvents, type Events } from './modules/events/index.ts';
+import { createWebhooks, type Webhooks } from './modules/webhooks/index.ts';
 
 export interface Services {
   publicData: PublicData;
@@ -30,7 +32,11 @@ export interface Services {
   teamData: TeamData;
   live: Live;
   answers: Answers;
-  /** Alerts on follows: subscriptions, change detection after ingests, email deliveries. */
+  /** An account's webhook endpoints and signed deliveries of its events. */
+  webhooks: Webhooks;
+  /** Credential events: the security log and webhooks (modules/events). */
+  events: Events;
+  /** Alerts on follows: subscriptions, change detection after ingests, email and webhook deliveries. */
   alerts: Alerts;
   close(): Promise<void>;
 }
@@ -39,7 +45,9 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const accounts = createAccounts(deps, { settlePower: caches.settlePower });
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
-  const credentials = createCredentials(deps, { accounts, sessions, database, caches });
+  const webhooks = createWebhooks(deps, { jobs });
+  const events = createEvents(deps, webhooks);
+  const credentials = createCredentials(deps, { accounts, sessions, database, caches, events });
   // Alerts are told when an ingest finishes (they queue a look at the watched follows).
   let alerts: Alerts | undefined;
   const ingest = createIngest(deps, { finished: async (report) => alerts?.ingested(report) });
@@ -59,8 +67,11 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     teamData: createTeamData(deps, { events: live.bus }),
     live,
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
+    webhooks,
+    events,
     alerts,
     async close() {
+      await webhooks.close();
       await live.close();
       await credentials.close();
       await mailer.close();

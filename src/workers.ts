@@ -6,5 +6,6 @@ import type { AppContext } from './context.ts';
 export async function startWorkers(ctx: AppContext): Promise<void> {
   await ctx.jobs.start();
   await ctx.services.ingestSchedule.start();
+  await ctx.services.webhooks.start();
   await ctx.services.alerts.start();
 }

@@ -28,6 +28,21 @@ export interface Config {
   jobs: { stopGraceSeconds: number };
   /** Where ingestion fetches each source from, and which sources sync on a schedule. */
   ingest: IngestConfig;
+  /**
+   * Requests to URLs people and agents give (kernel/safe-fetch.ts). `allowLoopback` lets them
+   * reach http and loopback addresses: development and tests only, refused in production.
+   */
+  outbound: { allowLoopback: boolean };
+  /** Webhook deliveries (modules/webhooks): retries with backoff, each attempt's time limit. */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Attempts after the first, and the first retry's delay (doubling with jitter). */
+  retry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
+  timeoutMs: number;
+  /** How often each instance hands deliveries that have no job yet to the queue. */
+  sweepSeconds: number;
 }
 
 export interface IngestConfig {
@@ -141,5 +156,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
     ingest: ingestConfig(env),
+    outbound: outboundConfig(env),
+    webhooks: {
+      retry: {
+        limit: int(env, 'WEBHOOK_RETRY_LIMIT', 8, 0, 50),
+        delaySeconds: int(env, 'WEBHOOK_RETRY_DELAY_SECONDS', 30, 1, 86_400),
+        maxDelaySeconds: int(env, 'WEBHOOK_RETRY_MAX_DELAY_SECONDS', 6 * 3600, 1, 7 * 86_400),
+      },
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      sweepSeconds: int(env, 'WEBHOOK_SWEEP_SECONDS', 15, 1, 3600),
+    },
   };
+}
+
+function outboundConfig(env: NodeJS.ProcessEnv): Config['outbound'] {
+  const raw = (str(env, 'OUTBOUND_ALLOW_LOOPBACK') ?? 'false').toLowerCase();
+  if (!['true', 'false'].includes(raw)) throw new ConfigError(`OUTBOUND_ALLOW_LOOPBACK must be true or false, got "${raw}"`);
+  if (raw === 'true' && (str(env, 'NODE_ENV') ?? 'development') === 'production') {
+    throw new ConfigError('OUTBOUND_ALLOW_LOOPBACK=true is for development and tests; it is refused in production');
+  }
+  return { allowLoopback: raw === 'true' };
 }

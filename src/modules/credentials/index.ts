@@ -6,7 +6,8 @@ import type { Actor } from '../../kernel/actor.ts';
 import type { Coherence } from '../../kernel/coherence.ts';
 import type { Database } from '../../kernel/db.ts';
 import type { Accounts } from '../accounts/index.ts';
-import { type ApiKeys, createApiKeys } from './api-keys/service.ts';
+import type { Events } from '../events/index.ts';
+import { type ApiKeys, createApiKeys, keyCredential } from './api-keys/service.ts';
 import * as keysRepo from './api-keys/repo.ts';
 import { createLimits, type Limits } from './limits/index.ts';
 import { createVerify, type VerifyInput } from './verify.ts';
@@ -27,12 +28,18 @@ export interface Credentials {
 
 export function createCredentials(
   deps: ModuleDeps,
-  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'> },
+  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'>; events: Pick<Events, 'credential'> },
 ): Credentials {
-  const keys = createApiKeys(deps, others.accounts, others.caches.settlePower);
-  // A creator leaving a team loses their team keys in the same transaction (spec "Rules" 2).
+  const { events } = others;
+  const keys = createApiKeys(deps, others.accounts, others.caches.settlePower, (event) => events.credential(event));
+  // A creator leaving a team loses their team keys in the same transaction (spec "Rules" 2), and
+  // each revocation is an event committed with it.
   others.accounts.onMembershipEnded(async (trx, ended) => {
-    await keysRepo.revokeTeamKeysOf(trx, ended.teamId, ended.accountId, deps.clock.now(), 'its creator left the team');
+    const reason = 'its creator left the team';
+    const revoked = await keysRepo.revokeTeamKeysOf(trx, ended.teamId, ended.accountId, deps.clock.now(), reason);
+    for (const row of revoked) {
+      await events.credential({ type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: 'membership_ended', reason }, { within: trx });
+    }
   });
   const limits = createLimits(deps);
   return {

@@ -1,5 +1,6 @@
 // Kysely types of the credentials module's tables (migration 0003 and later).
 import type { ColumnType, Generated } from 'kysely';
+import type { AgentRegistrationsTable } from './agent-registration/tables.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -22,4 +23,5 @@ export interface ApiKeysTable {
 
 export interface CredentialTables {
   api_keys: ApiKeysTable;
+  agent_registrations: AgentRegistrationsTable;
 }

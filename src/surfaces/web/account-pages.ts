@@ -35,6 +35,7 @@ ${memberships.map(
     const body = html`${errorBox(state.error)}
 ${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
 <p>Email: <strong>${me.email}</strong>${me.name ? html` · Name: ${me.name}` : ''}</p>
+<p>Settings: <a href="/account/webhooks">Webhooks</a> · <a href="/account/security">Security log</a></p>
 <h2>Teams</h2>
 ${teams}
 <h2>Your API keys</h2>

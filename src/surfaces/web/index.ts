@@ -12,6 +12,7 @@ import { loadSession } from './security.ts';
 import { signinPages } from './signin-pages.ts';
 import { teamKeysPages } from './team-keys-pages.ts';
 import { unsubscribePages } from './unsubscribe-pages.ts';
+import { webhooksPages } from './webhooks-pages.ts';
 
 export function webSurface(ctx: AppContext) {
   return async function web(app: FastifyInstance): Promise<void> {
@@ -24,5 +25,6 @@ export function webSurface(ctx: AppContext) {
     await app.register(membersPages(ctx));
     await app.register(mailboxPages(ctx));
     await app.register(unsubscribePages(ctx));
+    await app.register(webhooksPages(ctx));
   };
 }

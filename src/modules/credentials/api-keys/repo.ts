@@ -111,19 +111,21 @@ export async function updateKey(db: Q, id: string, set: { name?: string; expires
   await db.updateTable('api_keys').set(set).where('id', '=', id).execute();
 }
 
-export async function revokeKey(db: Q, id: string, now: Date, reason: string): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+/** True when this call revoked the key (false: it already was). */
+export async function revokeKey(db: Q, id: string, now: Date, reason: string): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** A creator leaving a team: every team key they made stops working (spec "Rules" 2). */
-export async function revokeTeamKeysOf(db: Q, teamId: string, accountId: string, now: Date, reason: string): Promise<number> {
-  const result = await db
+export function revokeTeamKeysOf(db: Q, teamId: string, accountId: string, now: Date, reason: string) {
+  return db
     .updateTable('api_keys')
     .set({ revoked_at: now, revoked_reason: reason })
     .where('team_id', '=', teamId)
     .where('account_id', '=', accountId)
     .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning(['id', 'name', 'kind', 'prefix', 'scopes', 'team_id', 'account_id'])
+    .execute();
 }
 

@@ -5,6 +5,7 @@ import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { allScopes, roleCanGrant, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
 import type { AccountActing, Accounts, Acting } from '../../accounts/index.ts';
+import type { CredentialEvent, CredentialVia } from '../../events/index.ts';
 import { asAccount } from '../../accounts/index.ts';
 import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
 import * as policy from './policy.ts';
@@ -24,6 +25,8 @@ export interface CreateKeyInput {
   kind?: 'scoped' | 'registration';
   /** Who asks; by default the account itself. */
   by?: Acting;
+  /** Where it is issued, for the credential event (default: the website, or operator for the operator). */
+  via?: CredentialVia;
 }
 
 export interface CreatedKey {
@@ -39,8 +42,18 @@ const notFound = () => new AppError('not_found', 'No such API key.');
 export type KeyContext = { teamId: string } | { accountId: string };
 type KeyRef = { id: string; within?: KeyContext };
 
+/** Emits credential.issued / credential.revoked (modules/events): the security log and webhooks. */
+export type EmitCredentialEvent = (event: CredentialEvent) => Promise<unknown>;
+
+/** A key row as a credential event names it. */
+export function keyCredential(row: { id: string; name: string; kind: string; prefix: string; scopes: string[] | null; team_id: string | null }): CredentialEvent['credential'] {
+  return { id: row.id, type: 'api_key', kind: row.kind, name: row.name, prefix: row.prefix, scopes: row.scopes ?? ['public.read', 'public.ai'], teamId: row.team_id };
+}
+
+const viaOf = (by: Acting, via: CredentialVia | undefined): CredentialVia => via ?? (by.type === 'operator' ? 'operator' : 'website');
+
 /** `settlePower` runs after a key's change commits, so it bites on the key's next request everywhere. */
-export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts, settlePower: () => Promise<void>) {
+export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts, settlePower: () => Promise<void>, emit: EmitCredentialEvent) {
   const { db, clock } = deps;
 
   /** The key as the caller may see it; anyone else's key does not exist for them. */
@@ -96,7 +109,9 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
         allowed_ips: allowedIps,
         expires_at: expiresAt,
       });
-      return { id, key, apiKey: presentKey((await repo.findKey(db, id))!) };
+      const row = (await repo.findKey(db, id))!;
+      await emit({ type: 'credential.issued', accountId: input.accountId, credential: keyCredential(row), via: viaOf(by, input.via) });
+      return { id, key, apiKey: presentKey(row) };
     },
 
     /** An account's own keys (personal and the team keys it made), or every key of a team. */
@@ -149,12 +164,13 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     },
 
     /** Revoking twice is harmless: the first revocation (and its reason) stays. */
-    async revoke(by: Acting, input: KeyRef): Promise<ApiKeyView> {
+    async revoke(by: Acting, input: KeyRef & { via?: CredentialVia }): Promise<ApiKeyView> {
       const row = await manageable(by, input.id, input.within);
       const reason =
         by.type === 'operator' ? 'revoked by an operator' : by.accountId === row.account_id ? 'revoked by its creator' : 'revoked by a team owner or admin';
-      await repo.revokeKey(db, input.id, clock.now(), reason);
+      const revoked = await repo.revokeKey(db, input.id, clock.now(), reason);
       await settlePower();
+      if (revoked) await emit({ type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: viaOf(by, input.via), reason });
       return presentKey((await repo.findKey(db, input.id))!);
     },
   };
