@@ -54,7 +54,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
   const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
   const live = createLive(deps, { database, accounts });
-  alerts = createAlerts(deps, { jobs, mailer, accounts });
+  alerts = createAlerts(deps, { jobs, mailer, accounts, webhooks });
   return {
     publicData,
     ingest,

@@ -112,6 +112,7 @@ export function createDelivery(deps: DeliveryDeps) {
   }
 
   return {
+    scan,
     dispatch,
     gather,
     digest,

@@ -6,6 +6,7 @@
 // wait for the first and then skip it), so each change reaches each subscriber once.
 // Jobs are sent after the commit with the delivery's id as the job's id; a delivery whose job was
 // never sent (the process stopped in between) is sent again by the next look (`resend`).
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../kernel/clock.ts';
 import type { ChangeFeed, ChangeItem } from '../public-data/index.ts';
@@ -22,8 +23,25 @@ export interface Detector {
 
 export const toStored = (i: ChangeItem): StoredItem => ({ key: i.key, title: i.title, path: i.path, date: i.date });
 
-export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBaseLogger; feed: ChangeFeed; follows: FollowLookup }): Detector {
+/** The webhook event id of one change of one follow: the same however often it is published. */
+export function alertEventId(followId: string, itemKey: string): string {
+  return `fc_${createHash('sha256').update(`${followId}\n${itemKey}`).digest('hex').slice(0, 48)}`;
+}
+
+/** Publishes a webhook event to an account's endpoints, inside the caller's transaction (modules/webhooks). */
+export type PublishEvent = (accountId: string, event: { id: string; type: string; data: unknown }, options: { within: repo.Db }) => Promise<void>;
+
+export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBaseLogger; feed: ChangeFeed; follows: FollowLookup; publish: PublishEvent; baseUrl: string }): Detector {
   const { db, clock, feed, follows } = deps;
+
+  /** The `follow.changed` events of these items, to the subscriber's webhook endpoints. */
+  async function publishAll(trx: repo.Db, accountId: string, follow: FollowRef, items: readonly StoredItem[]): Promise<void> {
+    const about = { id: follow.id, type: follow.type, refId: follow.refId, label: follow.label, teamId: follow.teamId };
+    for (const item of items) {
+      const data = { follow: about, change: { key: item.key, title: item.title, url: `${deps.baseUrl}${item.path}`, date: item.date } };
+      await deps.publish(accountId, { id: alertEventId(follow.id, item.key), type: 'follow.changed', data }, { within: trx });
+    }
+  }
 
   async function scanFollow(follow: FollowRef, since: Date): Promise<{ items: number; deliveries: string[] }> {
     const items = await feed.itemsFor(follow.type, follow.refId, since);
@@ -41,6 +59,10 @@ export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBa
           deliveries.push(id);
         } else if (sub.email_frequency) {
           await repo.addPending(trx, sub.id, found, at);
+        }
+        if (sub.webhook) {
+          await publishAll(trx, sub.account_id, follow, found);
+          await repo.insertDelivery(trx, { id: crypto.randomUUID(), subscriptionId: sub.id, followId: follow.id, accountId: sub.account_id, channel: 'webhook', frequency: null, items: found, at });
         }
       }
       return { items: found.length, deliveries };

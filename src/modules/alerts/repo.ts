@@ -19,7 +19,7 @@ export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof findSubscrip
 /** Creates or changes a subscription; `created` when it did not exist. */
 export async function upsertSubscription(
   db: Db,
-  row: { id: string; followId: string; accountId: string; teamId: string | null; emailFrequency: Frequency | null; unsubscribeKey: string; at: Date },
+  row: { id: string; followId: string; accountId: string; teamId: string | null; emailFrequency: Frequency | null; webhook: boolean; unsubscribeKey: string; at: Date },
 ) {
   const r = await db
     .insertInto('alert_subscriptions')
@@ -29,12 +29,12 @@ export async function upsertSubscription(
       account_id: row.accountId,
       team_id: row.teamId,
       email_frequency: row.emailFrequency,
-      webhook: false,
+      webhook: row.webhook,
       unsubscribe_key: row.unsubscribeKey,
       created_at: row.at,
       updated_at: row.at,
     })
-    .onConflict((oc) => oc.columns(['follow_id', 'account_id']).doUpdateSet({ email_frequency: row.emailFrequency, updated_at: row.at }))
+    .onConflict((oc) => oc.columns(['follow_id', 'account_id']).doUpdateSet({ email_frequency: row.emailFrequency, webhook: row.webhook, updated_at: row.at }))
     .returning(['id', sql<boolean>`(xmax = 0)`.as('created')])
     .executeTakeFirstOrThrow();
   return r;

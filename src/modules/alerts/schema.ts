@@ -25,7 +25,9 @@ export const Delivery = Type.Object({
   id: Type.String(),
   channel: Type.Enum(['email', 'webhook']),
   frequency: Nullable(Type.Enum([...frequencies])),
-  status: Type.Enum(['queued', 'sent', 'failed'], { description: 'queued (waiting or being retried), sent, or failed after its retries.' }),
+  status: Type.Enum(['queued', 'sent', 'failed'], {
+    description: 'queued (waiting or being retried), sent, or failed after its retries. A webhook delivery is sent once every endpoint of the account acknowledged its events.',
+  }),
   attempts: Type.Integer(),
   error: Nullable(Type.String({ description: 'Why the last attempt failed.' })),
   items: Type.Array(AlertItem),
@@ -33,17 +35,21 @@ export const Delivery = Type.Object({
   sentAt: Nullable(At('When it was sent.')),
 });
 
+const webhookNote =
+  'Each change is a `follow.changed` event to every webhook endpoint of your account (Settings → Webhooks), signed as Standard Webhooks; its id is the same for the same change of the same follow, so it is delivered once.';
+
 export const AlertSettings = Type.Object({
   followId: Type.String(),
   label: Type.String({ description: 'The follow’s label.' }),
   email: Nullable(EmailSetting),
+  webhook: Type.Boolean({ description: webhookNote }),
   pending: Type.Integer({ description: 'Changes waiting for the next daily or weekly digest.' }),
   deliveries: Type.Array(Delivery, { description: `Your ${MAX_DELIVERIES_SHOWN} most recent deliveries for this follow, newest first.` }),
 });
 
 export const ByFollow = Type.Object({ id: Id }, { additionalProperties: false });
 export const AlertSettingsInput = Type.Object(
-  { id: Id, email: Nullable(EmailSetting) },
+  { id: Id, email: Nullable(EmailSetting), webhook: Type.Optional(Type.Boolean({ default: false, description: webhookNote })) },
   { additionalProperties: false },
 );
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { FollowLookup, FollowRef } from '../team-data/index.ts';
 import type { Delivery } from './deliver.ts';
-import type { Detector } from './detect.ts';
+import { alertEventId, type Detector } from './detect.ts';
 import * as repo from './repo.ts';
 import { type AlertSettingsIn, type AlertSettingsOut, type DeliveryOut, MAX_DELIVERIES_SHOWN } from './schema.ts';
 import { newUnsubscribeKey, subscriptionOf, tokenMatches } from './token.ts';
@@ -22,6 +22,7 @@ export interface ServiceDeps {
   follows: FollowLookup;
   detector: Detector;
   delivery: Delivery;
+  eventStatuses(accountId: string, eventIds: readonly string[]): Promise<Map<string, string[]>>;
 }
 
 /** The follow, when it is the caller's own (personal) or their team's (team); else 404. */
@@ -55,9 +56,27 @@ export function createAlertsService(deps: ServiceDeps) {
       followId: follow.id,
       label: follow.label,
       email: sub?.email_frequency ? { frequency: sub.email_frequency } : null,
+      webhook: sub?.webhook ?? false,
       pending,
-      deliveries: deliveries.map((d) => presentDelivery(d, deps.baseUrl)),
+      deliveries: await withWebhookStatus(accountId, follow.id, deliveries.map((d) => presentDelivery(d, deps.baseUrl))),
     };
+  }
+
+  /**
+   * A webhook delivery's status is that of the webhooks module's deliveries of its events (one per
+   * endpoint): sent once all are delivered, failed when one gave up, else queued.
+   */
+  async function withWebhookStatus(accountId: string, followId: string, list: DeliveryOut[]): Promise<DeliveryOut[]> {
+    const hooks = list.filter((d) => d.channel === 'webhook');
+    if (hooks.length === 0) return list;
+    const statuses = await deps.eventStatuses(accountId, hooks.flatMap((d) => d.items.map((i) => alertEventId(followId, i.key))));
+    return list.map((d) => {
+      if (d.channel !== 'webhook') return d;
+      const all = d.items.flatMap((i) => statuses.get(alertEventId(followId, i.key)) ?? []);
+      if (all.length === 0) return { ...d, status: 'failed', error: 'Your account had no webhook endpoints for these events (Settings → Webhooks).' };
+      const status = all.includes('pending') ? 'queued' : all.includes('failed') ? 'failed' : 'sent';
+      return { ...d, status, error: status === 'failed' ? 'An endpoint did not acknowledge an event after its retries (see Settings → Webhooks).' : null };
+    });
   }
 
   async function resolve(actor: Actor, whose: Whose, id: string): Promise<FollowRef> {
@@ -72,21 +91,23 @@ export function createAlertsService(deps: ServiceDeps) {
     async set(actor: Actor, whose: Whose, input: AlertSettingsIn): Promise<AlertSettingsOut> {
       const follow = await resolve(actor, whose, input.id);
       const accountId = actor.account.id;
-      if (!input.email) throw new AppError('invalid_request', 'Choose at least one channel (email with a frequency); to stop alerts, DELETE them.');
+      const webhook = input.webhook === true;
+      if (!input.email && !webhook) throw new AppError('invalid_request', 'Choose at least one channel (email with a frequency, or webhook: true); to stop alerts, DELETE them.');
       const existing = await repo.findSubscription(db, follow.id, accountId);
       // The first active subscriber (re)starts the watch: what the follow has now is seen, not news.
-      if (!existing?.email_frequency && !(await repo.othersSubscribe(db, follow.id, accountId))) await deps.detector.baseline(follow);
+      if (!existing?.email_frequency && !existing?.webhook && !(await repo.othersSubscribe(db, follow.id, accountId))) await deps.detector.baseline(follow);
       await repo.upsertSubscription(db, {
         id: `als_${crypto.randomUUID()}`,
         followId: follow.id,
         accountId,
         teamId: follow.teamId,
-        emailFrequency: input.email.frequency,
+        emailFrequency: input.email?.frequency ?? null,
+        webhook,
         unsubscribeKey: newUnsubscribeKey(),
         at: clock.now(),
       });
       // Items waiting for a digest go out now when the choice becomes "immediately".
-      if (input.email.frequency === 'immediate' && existing?.email_frequency && existing.email_frequency !== 'immediate') {
+      if (input.email?.frequency === 'immediate' && existing?.email_frequency && existing.email_frequency !== 'immediate') {
         const id = await deps.delivery.gather(existing.id, existing.email_frequency);
         if (id) await deps.delivery.dispatch([id]);
       }

@@ -1,5 +1,5 @@
 // A team follow's own page: what it follows, the signed-in member's alerts on it (a form: email
-// off, immediately, daily or weekly — each member subscribes for themselves) and their recent
+// off, immediately, daily or weekly, and/or webhook — each member subscribes for themselves) and their recent
 // deliveries: what was sent, when, and how it went. The form performs the same alerts operations
 // as v2's `/team/follows/{id}/alerts`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -38,7 +38,9 @@ ${alerts.deliveries.map(
 <form method="post" action="${base}/alerts" data-live-form>${csrfField(v.csrfToken)}
 <fieldset><legend>Email</legend>
 ${choices.map(([value, label]) => html`<label><input type="radio" name="email" value="${value}" ${value === current ? 'checked' : ''}> ${label}</label>`)}
-</fieldset><button type="submit">Save</button></form>
+</fieldset>
+<label><input type="checkbox" name="webhook" value="on" ${alerts.webhook ? 'checked' : ''}> Also send each change as a signed <code>follow.changed</code> event to your webhook endpoints (<a href="/account/webhooks">Settings → Webhooks</a>)</label>
+<button type="submit">Save</button></form>
 ${alerts.pending ? notice(`${alerts.pending} change${alerts.pending === 1 ? '' : 's'} waiting for your next digest.`) : ''}
 <h2>Deliveries</h2>
 ${deliveries}`;
@@ -57,16 +59,19 @@ ${deliveries}`;
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
       const email = field(request.body, 'email');
+      const webhook = field(request.body, 'webhook') === 'on';
       const again = (viewer: TeamViewer, s: PageState, status: number) => render(request, reply, viewer, id, s, status);
       return act(v, reply, again, `${teamBase(v.teamId)}/follows/${encodeURIComponent(id)}`, async () => {
-        if (email === 'off') {
+        if (email === 'off' && !webhook) {
           // Off when already off is no error on a form: the page simply shows it off.
           const alerts = await v.perform('team.follows.alerts.read', { id });
-          if (alerts.email) await v.perform('team.follows.alerts.clear', { id });
+          if (alerts.email || alerts.webhook) await v.perform('team.follows.alerts.clear', { id });
           return;
         }
-        if (email !== 'immediate' && email !== 'daily' && email !== 'weekly') throw new AppError('invalid_request', 'Choose how often to get email: off, immediately, daily or weekly.');
-        await v.perform('team.follows.alerts.set', { id, email: { frequency: email } });
+        if (email !== 'off' && email !== 'immediate' && email !== 'daily' && email !== 'weekly') {
+          throw new AppError('invalid_request', 'Choose how often to get email: off, immediately, daily or weekly.');
+        }
+        await v.perform('team.follows.alerts.set', { id, email: email === 'off' ? null : { frequency: email }, webhook });
       });
     });
   };
