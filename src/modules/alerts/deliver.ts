@@ -46,7 +46,7 @@ export function createDelivery(deps: DeliveryDeps) {
     for (const id of ids) await jobs.send(emailKind, { deliveryId: id }, { id });
   }
 
-  async function scan(): Promise<object> {
+  async function scan(): Promise<{ follows: number; items: number; deliveries: number }> {
     await dispatch(await repo.queuedBefore(db, new Date(clock.now().getTime() - 120_000)));
     const r = await deps.detector.scan();
     await dispatch(r.deliveries);
