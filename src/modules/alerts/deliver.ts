@@ -4,10 +4,11 @@
 //     CLI on a server database) are found too. Stately: at most one waiting and one running.
 //   - `alerts.email` sends one delivery, retried with exponential backoff; the delivery row records
 //     each attempt, so the follow's page shows what was sent, when, and how it went.
-//   - `alerts.digest` runs on the daily and weekly schedules and turns each subscription's waiting
+//   - `alerts.digest` runs on the daily and weekly schedules (ALERT_DAILY_CRON, ALERT_WEEKLY_CRON) and turns each subscription's waiting
 //     items into one delivery (taking them deletes them, so two runs cannot both send them).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../kernel/clock.ts';
+import type { Config } from '../../kernel/config.ts';
 import { defineJob, type JobKind, type Jobs, type RunningJob } from '../../kernel/jobs.ts';
 import type { Mailer } from '../../kernel/mail.ts';
 import type { FollowLookup } from '../team-data/index.ts';
@@ -18,12 +19,8 @@ import type { Frequency } from './tables.ts';
 import { unsubscribeToken } from './token.ts';
 
 export const scanKind: JobKind<{ reason: string }> = defineJob('alerts.scan', { policy: 'stately', retry: { limit: 3, delaySeconds: 30, backoff: true } });
-const emailRetry = { limit: 6, delaySeconds: 60, backoff: true, maxDelaySeconds: 6 * 3600 };
-export const emailKind: JobKind<{ deliveryId: string }> = defineJob('alerts.email', { retry: emailRetry, keepSeconds: 14 * 86_400 });
 export const digestKind: JobKind<{ frequency: 'daily' | 'weekly' }> = defineJob('alerts.digest', { policy: 'exclusive', retry: { limit: 3, delaySeconds: 60, backoff: true } });
 
-/** When digests go out (UTC): every day at 12:00, and Mondays at 12:00. */
-export const digestSchedules = { daily: '0 12 * * *', weekly: '0 12 * * 1' } as const;
 const SWEEP_CRON = '*/10 * * * *';
 
 export interface DeliveryDeps {
@@ -36,10 +33,15 @@ export interface DeliveryDeps {
   follows: FollowLookup;
   detector: Detector;
   emailOf(accountId: string): Promise<string | null>;
+  /** ALERT_* settings: email retries, digest schedules (UTC). */
+  settings: Config['alerts'];
 }
 
 export function createDelivery(deps: DeliveryDeps) {
-  const { db, clock, jobs } = deps;
+  const { db, clock, jobs, settings } = deps;
+  const emailRetry = { limit: settings.retry.limit, delaySeconds: settings.retry.delaySeconds, backoff: true, maxDelaySeconds: 6 * 3600 };
+  const emailKind: JobKind<{ deliveryId: string }> = defineJob('alerts.email', { retry: emailRetry, keepSeconds: 14 * 86_400 });
+  const digestSchedules = { daily: settings.dailyCron, weekly: settings.weeklyCron };
 
   /** Sends the jobs of these deliveries (a delivery's id is its job's id, so sending twice is harmless). */
   async function dispatch(ids: readonly string[]): Promise<void> {

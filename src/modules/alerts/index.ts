@@ -29,6 +29,7 @@ export function createAlerts(deps: ModuleDeps, others: { jobs: Jobs; mailer: Mai
     baseUrl,
     follows,
     detector,
+    settings: deps.config.alerts,
     emailOf: async (accountId) => (await others.accounts.get(accountId).catch(() => null))?.email ?? null,
   });
   // A member who leaves a team stops getting alerts on its follows (in the same transaction).
