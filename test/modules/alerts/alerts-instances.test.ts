@@ -4,53 +4,21 @@
 // first attempt (451, try later): the job queue retries it and the delivery records both attempts.
 // On the embedded database (one process per data directory) the same runs on one instance.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
-import { parseMail } from '../../helpers/smtp.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { startService, type TestService, until } from '../../helpers/service.ts';
 import { FOLLOWED_MATTER, ingestOptions, startElms } from './helpers.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
-/** An SMTP relay that answers 451 to the first message and accepts the rest. */
-async function flakyRelay() {
-  const accepted: { subject: string; text: string }[] = [];
-  let refused = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        if (refused === 0) {
-          refused++;
-          return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
-        }
-        accepted.push(parseMail(Buffer.concat(chunks).toString('utf8')));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    accepted,
-    refusedCount: () => refused,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 let elms: Awaited<ReturnType<typeof startElms>>;
-let relay: Awaited<ReturnType<typeof flakyRelay>>;
+let relay: SmtpReceiver;
 let instances: TestService[] = [];
 let drop: () => Promise<void>;
 
 before(async () => {
-  [elms, relay] = await Promise.all([startElms(), flakyRelay()]);
+  [elms, relay] = await Promise.all([startElms(), startSmtpReceiver({ refuseFirst: 1 })]);
   const database = await freshDatabase();
   drop = database.drop;
   const env = { SMTP_URL: relay.url, INGEST_BASE_URL_ELMS: elms.url, ALERT_RETRY_DELAY_SECONDS: '1', JOBS_STOP_GRACE_SECONDS: '1' };
@@ -92,7 +60,7 @@ test(`one alert per change with ${onPostgres ? 'two instances on one PostgreSQL 
     b.ctx.services.alerts.scan(),
   ]);
   assert.ok(report.changed > 0);
-  await until('the alert was accepted by the relay', async () => (relay.accepted.length >= 1 ? true : undefined));
+  await until('the alert was accepted by the relay', async () => (relay.messages.length >= 1 ? true : undefined));
   // Every look after the ingest finds nothing left to claim.
   const again = await Promise.all([a.ctx.services.alerts.scan(), b.ctx.services.alerts.scan()]);
   assert.equal(again[0].deliveries + again[1].deliveries, 0);
@@ -100,9 +68,9 @@ test(`one alert per change with ${onPostgres ? 'two instances on one PostgreSQL 
     const r = await call(a, 'GET', `/me/follows/${follow.id}/alerts`);
     return r.deliveries.length === 1 && r.deliveries[0].status === 'sent' ? r : undefined;
   });
-  assert.equal(relay.refusedCount(), 1);
-  assert.equal(relay.accepted.length, 1, relay.accepted.map((m) => m.subject).join(' | '));
-  assert.match(relay.accepted[0]!.subject, /SO2026-0025407.*\(2 changes\)/);
+  assert.equal(relay.refused(), 1);
+  assert.equal(relay.messages.length, 1, relay.messages.map((m) => m.subject).join(' | '));
+  assert.match(relay.messages[0]!.subject, /SO2026-0025407.*\(2 changes\)/);
   const [delivery] = shown.deliveries;
   assert.equal(delivery.attempts, 2, 'the refused attempt and the one that went through');
   assert.equal(delivery.error, null);
