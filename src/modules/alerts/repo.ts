@@ -16,7 +16,7 @@ export async function findSubscriptionById(db: Db, id: string) {
 
 export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof findSubscription>>>;
 
-/** Creates or changes a subscription; `created` when it did not exist. */
+/** Creates a subscription, or changes its channels (its unsubscribe key stays, so sent links keep working). */
 export async function upsertSubscription(
   db: Db,
   row: { id: string; followId: string; accountId: string; teamId: string | null; emailFrequency: Frequency | null; webhook: boolean; unsubscribeKey: string; at: Date },
@@ -35,9 +35,9 @@ export async function upsertSubscription(
       updated_at: row.at,
     })
     .onConflict((oc) => oc.columns(['follow_id', 'account_id']).doUpdateSet({ email_frequency: row.emailFrequency, webhook: row.webhook, updated_at: row.at }))
-    .returning(['id', sql<boolean>`(xmax = 0)`.as('created')])
+    .returning('id')
     .executeTakeFirstOrThrow();
-  return r;
+  return r.id;
 }
 
 export async function deleteSubscription(db: Db, followId: string, accountId: string): Promise<boolean> {
@@ -48,7 +48,11 @@ export async function deleteSubscription(db: Db, followId: string, accountId: st
 /** Email off for one subscription (the unsubscribe link); its waiting digest items go too. */
 export async function stopEmail(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('alert_subscriptions').set({ email_frequency: null, updated_at: at }).where('id', '=', id).execute();
-  await db.deleteFrom('alert_pending').where('subscription_id', '=', id).execute();
+  await clearPending(db, id);
+}
+
+export async function clearPending(db: Db, subscriptionId: string): Promise<void> {
+  await db.deleteFrom('alert_pending').where('subscription_id', '=', subscriptionId).execute();
 }
 
 export async function deleteTeamSubscriptions(db: Db, teamId: string, accountId: string): Promise<void> {

@@ -106,6 +106,8 @@ export function createAlertsService(deps: ServiceDeps) {
         unsubscribeKey: newUnsubscribeKey(),
         at: clock.now(),
       });
+      // Email off (webhook only): nothing waits for a digest any more.
+      if (!input.email && existing) await repo.clearPending(db, existing.id);
       // Items waiting for a digest go out now when the choice becomes "immediately".
       if (input.email?.frequency === 'immediate' && existing?.email_frequency && existing.email_frequency !== 'immediate') {
         const id = await deps.delivery.gather(existing.id, existing.email_frequency);
