@@ -149,10 +149,18 @@ test('looking again — the same ingest again, and two looks at once — sends n
 });
 
 test("each delivery shows on the follow's alerts: what was sent, when, and its status", async () => {
-  const shown = await until('both deliveries are sent', async () => {
-    const r = await api('GET', `/me/follows/${follows.matter}/alerts`);
-    return r.body.deliveries.length === 2 && r.body.deliveries.every((d: any) => d.status === 'sent') ? r.body : undefined;
+  // Waited for through the services (polling the API would spend the per-minute requests).
+  await until('the webhook events are delivered', async () => {
+    const { deliveries } = await service.ctx.services.webhooks.list(asAccount(accountId));
+    return deliveries.length === 2 && deliveries.every((d) => d.status === 'delivered') ? true : undefined;
   });
+  await until('the email is recorded as sent', async () => {
+    const row = await service.ctx.db.selectFrom('alert_deliveries').select('status').where('follow_id', '=', follows.matter!).where('channel', '=', 'email').executeTakeFirst();
+    return row?.status === 'sent' ? true : undefined;
+  });
+  const shown = (await api('GET', `/me/follows/${follows.matter}/alerts`)).body;
+  assert.equal(shown.deliveries.length, 2);
+  assert.ok(shown.deliveries.every((d: any) => d.status === 'sent'), JSON.stringify(shown.deliveries));
   const email = shown.deliveries.find((d: any) => d.channel === 'email');
   const webhook = shown.deliveries.find((d: any) => d.channel === 'webhook');
   assert.equal(email.frequency, 'immediate');
