@@ -187,6 +187,36 @@ test('the daily digest gathers what waited into one email, once; the digests are
   assert.equal(smtp.messages.filter((m) => m.subject.startsWith('Your daily alert:')).length, 1);
 });
 
+test('a delivery queued but never handed to the queue (the process stopped) is sent by the next look, once', async () => {
+  const db = service.ctx.db;
+  const sub = await db.selectFrom('alert_subscriptions').select('id').where('follow_id', '=', follows.committee!).executeTakeFirstOrThrow();
+  const id = crypto.randomUUID();
+  // What detection leaves behind when the process stops between its commit and sending the job.
+  await db
+    .insertInto('alert_deliveries')
+    .values({
+      id,
+      subscription_id: sub.id,
+      follow_id: follows.committee!,
+      account_id: accountId,
+      channel: 'email',
+      frequency: 'immediate',
+      items: JSON.stringify([{ key: 'meeting:recovered:held', title: 'Recovered change', path: '/meetings/recovered', date: null }]),
+      status: 'queued',
+      created_at: new Date(Date.now() - 10 * 60_000),
+    })
+    .execute();
+  // Two looks hand it over twice: the delivery id is the job id, so one job, one email.
+  await service.ctx.services.alerts.scan();
+  await service.ctx.services.alerts.scan();
+  await until('the recovered delivery is sent', async () => {
+    const row = await db.selectFrom('alert_deliveries').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    return row.status === 'sent' ? true : undefined;
+  });
+  await service.ctx.services.alerts.scan();
+  assert.equal(smtp.messages.filter((m) => m.text.includes('Recovered change')).length, 1);
+});
+
 test('the unsubscribe link works without signing in: GET only asks, POST (one-click) stops the email', async () => {
   const mail = mailsAbout(FOLLOWED_MATTER)[0]!;
   const link = /http:\/\/council\.test(\/alerts\/unsubscribe\/\S+)/.exec(mail.text)![1]!;
