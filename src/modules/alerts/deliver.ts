@@ -77,7 +77,9 @@ export function createDelivery(deps: DeliveryDeps) {
       items: d.items,
       baseUrl: deps.baseUrl,
       unsubscribeUrl: `${deps.baseUrl}/alerts/unsubscribe/${unsubscribeToken(sub)}`,
-      manageUrl: follow.teamId ? `${deps.baseUrl}/dashboard/${encodeURIComponent(follow.teamId)}/follows/${encodeURIComponent(follow.id)}` : null,
+      manage: follow.teamId
+        ? { kind: 'page', url: `${deps.baseUrl}/dashboard/${encodeURIComponent(follow.teamId)}/follows/${encodeURIComponent(follow.id)}` }
+        : { kind: 'api', url: `${deps.baseUrl}/api/v2/me/follows/${encodeURIComponent(follow.id)}/alerts` },
     });
     try {
       await deps.mailer.send(mail);

@@ -12,8 +12,8 @@ export interface AlertMail {
   items: readonly StoredItem[];
   baseUrl: string;
   unsubscribeUrl: string;
-  /** Where the person changes this alert (the team's follow page), when there is a page. */
-  manageUrl: string | null;
+  /** Where the person changes this alert: the team follow's page, or the v2 route of a personal follow. */
+  manage: { url: string; kind: 'page' | 'api' };
 }
 
 /** Keeps header and subject text on one line (no header injection through a label). */
@@ -30,7 +30,7 @@ export function composeAlertMail(m: AlertMail): MailMessage {
     '',
     ...lines,
     '',
-    m.manageUrl ? `Change this alert: ${m.manageUrl}` : 'Change this alert through the API: PUT /api/v2/me/follows/{id}/alerts.',
+    m.manage.kind === 'page' ? `Change this alert: ${m.manage.url}` : `Change this alert through the API: PUT ${m.manage.url}`,
     `Stop these emails (no sign-in needed): ${m.unsubscribeUrl}`,
     '',
   ].join('\n');

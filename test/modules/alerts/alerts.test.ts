@@ -105,6 +105,7 @@ test('an ingest that changes the followed records sends each alert once, by emai
   assert.match(matterMail.text, /SO2026-0025407: Passed \(City Council\)/);
   assert.match(matterMail.text, /roll call on "Passed"/);
   assert.match(matterMail.text, /http:\/\/council\.test\/roll-calls\//);
+  assert.ok(matterMail.text.includes(`Change this alert through the API: PUT http://council.test/api/v2/me/follows/${follows.matter}/alerts`));
   // RFC 8058: the https (here the configured base URL's) unsubscribe URI, and the one-click marker.
   const head = matterMail.raw.slice(0, matterMail.raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
   assert.match(head, /^List-Unsubscribe: <http:\/\/council\.test\/alerts\/unsubscribe\/als_[^>]+>\r?$/m);
