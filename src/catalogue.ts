@@ -2,6 +2,7 @@
 // bound to their services. Every surface performs these through kernel/perform.ts.
 import type { Static } from 'typebox';
 import { bindOperations, type Operation } from './kernel/catalogue.ts';
+import { alertsOperations } from './modules/alerts/operations.ts';
 import { answersOperations } from './modules/answers/operations.ts';
 import { credentialsOperations } from './modules/credentials/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
@@ -10,7 +11,11 @@ import { teamDataOperations } from './modules/team-data/operations.ts';
 import type { Services } from './services.ts';
 
 type Definitions = typeof publicDataOperations &
-  typeof publicDataBatchOperations & typeof teamDataOperations & typeof credentialsOperations & typeof answersOperations;
+  typeof publicDataBatchOperations &
+  typeof teamDataOperations &
+  typeof credentialsOperations &
+  typeof answersOperations &
+  typeof alertsOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -24,5 +29,6 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.publicData, publicDataBatchOperations),
     ...bindOperations(services.teamData, teamDataOperations),
     ...bindOperations(services.answers, answersOperations),
+    ...bindOperations(services.alerts, alertsOperations),
   ];
 }

@@ -1,5 +1,6 @@
 // The Kysely database type, composed from each module's own tables (each table has one owner).
 import type { AccountTables } from './modules/accounts/tables.ts';
+import type { AlertTables } from './modules/alerts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
 import type { EventTables } from './modules/events/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
@@ -23,4 +24,5 @@ export interface DB
     TeamDataTables,
     OAuthTables,
     WebhookTables,
-    EventTables {}
+    EventTables,
+    AlertTables {}

@@ -6,6 +6,7 @@ import type { Database } from './kernel/db.ts';
 import type { Jobs } from './kernel/jobs.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
+import { type Alerts, createAlerts } from './modules/alerts/index.ts';
 import { type Answers, createAnswers } from './modules/answers/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
 import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
@@ -38,6 +39,8 @@ export interface Services {
   webhooks: Webhooks;
   /** Credential events: the security log and webhooks (modules/events). */
   events: Events;
+  /** Alerts on follows: subscriptions, change detection after ingests, email and webhook deliveries. */
+  alerts: Alerts;
   close(): Promise<void>;
 }
 
@@ -48,10 +51,13 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const webhooks = createWebhooks(deps, { jobs });
   const events = createEvents(deps, webhooks);
   const credentials = createCredentials(deps, { accounts, sessions, database, caches, events, mailer });
-  const ingest = createIngest(deps);
+  // Alerts are told when an ingest finishes (they queue a look at the watched follows).
+  let alerts: Alerts | undefined;
+  const ingest = createIngest(deps, { finished: async (report) => alerts?.ingested(report) });
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
   const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
   const live = createLive(deps, { database, accounts });
+  alerts = createAlerts(deps, { jobs, mailer, accounts, webhooks });
   return {
     publicData,
     ingest,
@@ -67,6 +73,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
     webhooks,
     events,
+    alerts,
     async close() {
       await webhooks.close();
       await live.close();

@@ -1,10 +1,11 @@
 // What runs on the job queue while the service runs, started once by server.ts (never by the
 // CLI): the queue itself, then each module's workers and schedules. Scheduled ingestion is the
-// first; webhook deliveries and email alerts register here next.
+// first, then alerts on follows (change detection, email deliveries, digests).
 import type { AppContext } from './context.ts';
 
 export async function startWorkers(ctx: AppContext): Promise<void> {
   await ctx.jobs.start();
   await ctx.services.ingestSchedule.start();
   await ctx.services.webhooks.start();
+  await ctx.services.alerts.start();
 }

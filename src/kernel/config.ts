@@ -35,6 +35,8 @@ export interface Config {
   outbound: { allowLoopback: boolean };
   /** Webhook deliveries (modules/webhooks): retries with backoff, each attempt's time limit. */
   webhooks: WebhookConfig;
+  /** Alerts on follows (modules/alerts): email retries, and when daily and weekly digests go out (UTC cron). */
+  alerts: { retry: { limit: number; delaySeconds: number }; dailyCron: string; weeklyCron: string };
 }
 
 export interface WebhookConfig {
@@ -166,7 +168,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
       sweepSeconds: int(env, 'WEBHOOK_SWEEP_SECONDS', 15, 1, 3600),
     },
+    alerts: {
+      retry: { limit: int(env, 'ALERT_RETRY_LIMIT', 6, 0, 50), delaySeconds: int(env, 'ALERT_RETRY_DELAY_SECONDS', 60, 1, 86_400) },
+      dailyCron: cronSetting(env, 'ALERT_DAILY_CRON', '0 12 * * *'),
+      weeklyCron: cronSetting(env, 'ALERT_WEEKLY_CRON', '0 12 * * 1'),
+    },
   };
+}
+
+/** A cron expression setting; pg-boss parses it at start-up, here only its shape so a typo fails early. */
+function cronSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = str(env, name) ?? fallback;
+  if (!/^\S+(\s+\S+){4,5}$/.test(raw)) throw new ConfigError(`${name} must be a cron expression like "${fallback}", got "${raw}"`);
+  return raw;
 }
 
 function outboundConfig(env: NodeJS.ProcessEnv): Config['outbound'] {

@@ -83,8 +83,11 @@ export interface Jobs {
   start(): Promise<void>;
   /** Stops fetching, lets running jobs finish for the grace period, then cuts them off. */
   stop(): Promise<void>;
-  /** Queues a job; null when the kind's policy already holds one for this singleton key. */
-  send<P extends object>(kind: JobKind<P>, payload: P, options?: { singletonKey?: string }): Promise<string | null>;
+  /**
+   * Queues a job; null when the kind's policy already holds one for this singleton key, or a job
+   * with this `id` (a UUID) exists: a caller that records its own id can send again safely.
+   */
+  send<P extends object>(kind: JobKind<P>, payload: P, options?: { singletonKey?: string; id?: string }): Promise<string | null>;
   /** Runs jobs of this kind in this process, `concurrency` at a time (default 1). */
   work<P extends object>(kind: JobKind<P>, handler: (job: RunningJob<P>) => Promise<object | undefined>, options?: { concurrency?: number }): Promise<void>;
   /** Sends `payload` on every occurrence of `cron` (key: one schedule of several of a kind). */
@@ -225,10 +228,10 @@ export function createJobs(database: Database<any>, config: Pick<Config, 'databa
         clearTimeout(timer);
       }
     },
-    async send<P extends object>(kind: JobKind<P>, payload: P, options: { singletonKey?: string } = {}) {
+    async send<P extends object>(kind: JobKind<P>, payload: P, options: { singletonKey?: string; id?: string } = {}) {
       mustRun();
       await ensure(kind);
-      return boss.send(kind.name, payload, options.singletonKey ? { singletonKey: options.singletonKey } : {});
+      return boss.send(kind.name, payload, { ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}), ...(options.id ? { id: options.id } : {}) });
     },
     async work<P extends object>(kind: JobKind<P>, handler: (job: RunningJob<P>) => Promise<object | undefined>, options: { concurrency?: number } = {}) {
       mustRun();

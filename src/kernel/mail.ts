@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header fields (List-Unsubscribe); names and values must be single lines. */
+  headers?: Record<string, string>;
 }
 
 export interface OutboxEntry extends MailMessage {
@@ -37,7 +39,14 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
     return {
       transport: 'smtp',
       async send(message) {
-        await transporter.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) });
+        await transporter.sendMail({
+          from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          ...(message.html ? { html: message.html } : {}),
+          ...(message.headers ? { headers: message.headers } : {}),
+        });
         // The address and subject only: the body may hold a sign-in link.
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },

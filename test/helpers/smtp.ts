@@ -16,6 +16,8 @@ export interface ReceivedMail {
 export interface SmtpReceiver {
   url: string;
   messages: ReceivedMail[];
+  /** How many messages were refused (with 451, try again later) as asked by `refuseFirst`. */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,10 @@ export function parseMail(raw: string): { subject: string; text: string } {
   return { subject: header(head, 'Subject'), text: text.replace(/\r\n/g, '\n') };
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** `refuseFirst`: answer the first N messages 451 (a relay that is busy), to exercise retries. */
+export async function startSmtpReceiver(options: { refuseFirst?: number } = {}): Promise<SmtpReceiver> {
   const messages: ReceivedMail[] = [];
+  let refused = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -50,6 +54,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (refused < (options.refuseFirst ?? 0)) {
+          refused++;
+          return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+        }
         const raw = Buffer.concat(chunks).toString('utf8');
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -69,6 +77,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    refused: () => refused,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

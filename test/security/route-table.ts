@@ -9,6 +9,7 @@ import { type Access, type LimitClass, type Scope, scopeCatalogue } from '../../
 import { type RouteDef, type RouteParts, routeParts } from '../../src/surfaces/http/route.ts';
 import { v1Routes } from '../../src/surfaces/v1/index.ts';
 import { v2Routes } from '../../src/surfaces/v2/index.ts';
+import { alertsCases } from './alerts-cases.ts';
 import { teamDataCases } from './team-data-cases.ts';
 
 export type SurfaceName = 'v1' | 'v2';
@@ -87,7 +88,7 @@ export interface OtherTeamCase {
  * Every team route with a path parameter needs an entry here: a case, or the reason its ids are
  * not team-owned. The route-inventory test fails for a team route missing from this table.
  */
-export const otherTeamCases: Partial<Record<OperationId, OtherTeamCase | { notTeamOwned: string }>> = { ...teamDataCases };
+export const otherTeamCases: Partial<Record<OperationId, OtherTeamCase | { notTeamOwned: string }>> = { ...teamDataCases, ...alertsCases };
 
 /** Routes whose ids could belong to another team: a team operation addressing something by id. */
 export function needsOtherTeamCase(row: RouteRow): boolean {

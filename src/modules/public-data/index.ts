@@ -27,3 +27,6 @@ export { type BodyKey, type BodyRef, createRetrieval, type DayRange, type NamedP
 
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
 export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';
+
+/** What happened to a followed matter, person, body or search, as keyed items (for alerts). */
+export { type ChangeFeed, type ChangeItem, createChangeFeed, type FollowedKind } from './changes.ts';

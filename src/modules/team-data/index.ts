@@ -17,3 +17,6 @@ export function createTeamData(deps: ModuleDeps, others: { events?: TeamEvents }
 
 export { TEAM_EVENTS_CHANNEL, type TeamEvent, type TeamEvents, pgNotifyEvents } from './events.ts';
 export * as teamSchemas from './schema.ts';
+
+/** Follows by id with their owner, for the alerts module (which applies its own policy). */
+export { createFollowLookup, type FollowLookup, type FollowRef } from './follow-lookup.ts';

@@ -135,3 +135,15 @@ export async function recentDeliveries(db: Q, accountId: string, limit: number) 
     .execute();
   return deliveries.map((d) => ({ ...d, tries: attempts.filter((a) => a.delivery_id === d.id) }));
 }
+
+/** The statuses of the account's deliveries of these events (one per endpoint), for the modules that published them. */
+export async function eventStatuses(db: Q, accountId: string, eventIds: readonly string[]) {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select(['d.event_id', 'd.status'])
+    .where('e.account_id', '=', accountId)
+    .where('d.event_id', 'in', [...eventIds])
+    .execute();
+}

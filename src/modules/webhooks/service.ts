@@ -96,6 +96,13 @@ export function createWebhooksService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
      * published. `within`: a transaction the event belongs to — the deliveries commit with it, and
      * the queue picks them up on its next sweep (a job cannot be sent from inside it).
      */
+    /** How the account's deliveries of these events stand: event id → the status of each endpoint's delivery. */
+    async eventStatuses(accountId: string, eventIds: readonly string[]): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>();
+      for (const r of await repo.eventStatuses(db, accountId, eventIds)) out.set(r.event_id, [...(out.get(r.event_id) ?? []), r.status]);
+      return out;
+    },
+
     async publish(accountId: string, event: WebhookEvent, options: { within?: Kysely<DB> } = {}): Promise<void> {
       if (!EVENT_ID.test(event.id)) throw new AppError('invalid_request', 'An event id is 1-200 letters, digits, or _ . : -.');
       if (!EVENT_TYPE.test(event.type)) throw new AppError('invalid_request', 'An event type is dotted lower-case words, like credential.issued.');

@@ -18,7 +18,7 @@ export function followsPages(ctx: AppContext) {
     const list = await section(() => all<teamSchemas.FollowOut>((cursor) => v.perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/follows`;
-    const row = (f: teamSchemas.FollowOut) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td>${f.label}</td><td>${formatTime(f.createdAt)}</td>
+    const row = (f: teamSchemas.FollowOut) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td><a href="${base}/${encodeURIComponent(f.id)}">${f.label}</a></td><td>${formatTime(f.createdAt)}</td>
 <td>${v.may('team.follows.create') ? html`<form method="post" action="${base}/${encodeURIComponent(f.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Unfollow</button></form>` : ''}</td></tr>`;
     const region = !list.ok
       ? notice(list.message)

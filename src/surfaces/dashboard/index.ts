@@ -10,6 +10,7 @@ import { loadSession } from '../web/security.ts';
 import { analyticsPages } from './analytics-pages.ts';
 import { assetRoutes } from './assets.ts';
 import { eventsRoute } from './events-route.ts';
+import { followAlertsPages } from './follow-alerts-pages.ts';
 import { followsPages } from './follows-pages.ts';
 import { legislationPages } from './legislation-pages.ts';
 import { notesPages } from './notes-pages.ts';
@@ -36,6 +37,7 @@ export function dashboardSurface(ctx: AppContext, options: DashboardOptions = {}
     await app.register(legislationPages(ctx));
     await app.register(positionsPages(ctx));
     await app.register(followsPages(ctx));
+    await app.register(followAlertsPages(ctx));
     await app.register(notesPages(ctx));
     await app.register(targetsPages(ctx));
     await app.register(analyticsPages(ctx));

@@ -7,6 +7,9 @@ const follows = (who: 'me' | 'team') => [
   route('GET', `/${who}/follows`, `${who}.follows.list`),
   route('POST', `/${who}/follows`, `${who}.follows.create`),
   route('DELETE', `/${who}/follows/:id`, `${who}.follows.delete`),
+  route('GET', `/${who}/follows/:id/alerts`, `${who}.follows.alerts.read`),
+  route('PUT', `/${who}/follows/:id/alerts`, `${who}.follows.alerts.set`),
+  route('DELETE', `/${who}/follows/:id/alerts`, `${who}.follows.alerts.clear`),
 ];
 
 export const teamRoutes = [

@@ -12,6 +12,7 @@ import { membersPages } from './members-pages.ts';
 import { loadSession } from './security.ts';
 import { signinPages } from './signin-pages.ts';
 import { teamKeysPages } from './team-keys-pages.ts';
+import { unsubscribePages } from './unsubscribe-pages.ts';
 import { webhooksPages } from './webhooks-pages.ts';
 
 export function webSurface(ctx: AppContext) {
@@ -24,6 +25,7 @@ export function webSurface(ctx: AppContext) {
     await app.register(teamKeysPages(ctx));
     await app.register(membersPages(ctx));
     await app.register(mailboxPages(ctx));
+    await app.register(unsubscribePages(ctx));
     await app.register(webhooksPages(ctx));
     await app.register(agentApprovalPages(ctx));
   };

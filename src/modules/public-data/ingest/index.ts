@@ -93,8 +93,21 @@ export function parseSince(since: string | undefined): string | null {
   return s.length === 10 ? s : new Date(s).toISOString();
 }
 
-export function createIngest(deps: ModuleDeps): Ingest {
+export interface IngestHooks {
+  /**
+   * Told after each finished run (the CLI's, the admin socket's, a scheduled sync, the sample load)
+   * with its report; it should only queue work (alerts send a job). Its failure is logged, never the run's.
+   */
+  finished?(report: IngestReport): Promise<void>;
+}
+
+export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest {
   const { db, clock, config } = deps;
+
+  async function told(report: IngestReport): Promise<IngestReport> {
+    await hooks.finished?.(report).catch((err) => deps.log.warn({ err, source: report.source }, 'ingest: the finished hook failed'));
+    return report;
+  }
 
   async function runOne(def: SourceDef, options: RunOptions, recordAs = def.name): Promise<IngestReport> {
     const since = parseSince(options.since);
@@ -162,13 +175,13 @@ export function createIngest(deps: ModuleDeps): Ingest {
   return {
     sources: ['elms', 'legistar', 'lobbying', 'campaign-finance', 'sample'],
     async run(source, options) {
-      if (source.trim() === 'sample') return runSample(options);
-      return runOne(resolveSource(source), options);
+      if (source.trim() === 'sample') return told(await runSample(options));
+      return told(await runOne(resolveSource(source), options));
     },
     async loadSampleIfEmpty(onProgress) {
       const any = await sql<{ present: boolean }>`select exists (select 1 from matters) as present`.execute(db);
       if (any.rows[0]?.present) return false;
-      await runSample({ onProgress });
+      await told(await runSample({ onProgress }));
       return true;
     },
     async freshness() {

@@ -63,14 +63,14 @@ test('INGEST_* settings say which sources sync when; a mistake stops the start',
   }
 });
 
-test('nothing is scheduled unless INGEST_SCHEDULE=on; the queue starts and stops with the service', async () => {
+test('no sync is scheduled unless INGEST_SCHEDULE=on (alert digests are, always); the queue starts and stops with the service', async () => {
   const database = await freshDatabase();
   // Should a default occurrence fall due meanwhile, its sync reads the local server, never the live source.
   const local = { INGEST_BASE_URL_ELMS: replay.url, INGEST_BASE_URL_LOBBYING: replay.url, INGEST_BASE_URL_CAMPAIGN_FINANCE: replay.url };
   let service = await startService(database.env, local);
   try {
     assert.equal(service.ctx.jobs.running, true);
-    const stored = await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule`.execute(service.ctx.db);
+    const stored = await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule where name = 'public-data.ingest'`.execute(service.ctx.db);
     assert.equal(stored.rows[0]!.n, 0);
     assert.deepEqual((await service.ctx.services.publicData.sources()).data, []);
     await service.close();
@@ -95,7 +95,7 @@ test('nothing is scheduled unless INGEST_SCHEDULE=on; the queue starts and stops
     }
     await service.close();
     service = await startService(database.env, local);
-    assert.equal((await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule`.execute(service.ctx.db)).rows[0]!.n, 0);
+    assert.equal((await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule where name = 'public-data.ingest'`.execute(service.ctx.db)).rows[0]!.n, 0);
   } finally {
     await service.close();
     await database.drop();
