@@ -107,10 +107,10 @@ describe('tools/call', () => {
   test('a list tool pages with limit and cursor as the API does', async () => {
     const key = await personalKey(['public.read']);
     const c = await client(key);
-    const first = (await c.callTool({ name: 'matters_list', arguments: { limit: 2 } })).structuredContent as any;
+    const first: any = (await c.callTool({ name: 'matters_list', arguments: { limit: 2 } })).structuredContent as any;
     assert.equal(first.data.length, 2);
     assert.deepEqual(first, await v2('/matters?limit=2', key));
-    const second = (await c.callTool({ name: 'matters_list', arguments: { limit: 2, cursor: first.meta.nextCursor } })).structuredContent as any;
+    const second: any = (await c.callTool({ name: 'matters_list', arguments: { limit: 2, cursor: first.meta.nextCursor } })).structuredContent as any;
     assert.notEqual(second.data[0].id, first.data[0].id);
   });
 
