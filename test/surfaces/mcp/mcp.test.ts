@@ -52,7 +52,7 @@ async function client(key: string, era: Era = 'legacy'): Promise<Client> {
   return c;
 }
 const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
-const v2 = async (path: string, key: string) => (await fetch(`${service.url}/api/v2${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+const v2 = async (path: string, key: string): Promise<any> => (await fetch(`${service.url}/api/v2${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
 const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 
 describe('tools/list', () => {
