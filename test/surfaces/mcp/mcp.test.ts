@@ -213,6 +213,34 @@ describe('the HTTP layer', () => {
     assert.equal((await post(message, { ...auth, origin: 'http://council.test' })).status, 200);
   });
 
+  test('an OAuth access token without the tool\'s scope gets 403 insufficient_scope, so its client can ask for more', async () => {
+    // The OAuth server lands on its own branch; until then the credential check is wrapped so one
+    // API key reads as an OAuth access token (the Actor verify.ts will build for a `cto_` token).
+    const key = await personalKey(['public.read']);
+    const credentials = service.ctx.services.credentials;
+    const verify = credentials.verify;
+    credentials.verify = async (input) => {
+      const actor = await verify(input);
+      return input.token === key ? { ...actor, credential: { ...actor.credential, type: 'oauth', kind: 'oauth' } } : actor;
+    };
+    try {
+      const question = { name: 'answer_question', arguments: { question: 'Who represents the 2nd ward?' } };
+      const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: question }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' });
+      assert.equal(res.status, 403);
+      assert.equal(
+        res.headers.get('www-authenticate'),
+        'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.ai", error="insufficient_scope", error_description="This operation needs the public.ai scope."',
+      );
+      assert.equal(((await res.json()) as any).error.data.code, 'scope_missing');
+      assert.ok(res.headers.get('ratelimit-remaining'), 'the refusal is counted');
+      const c = await client(key);
+      assert.ok(!(await names(c)).includes('answer_question'));
+      assert.equal((await c.callTool({ name: 'matters_list', arguments: { limit: 1 } })).isError, undefined);
+    } finally {
+      credentials.verify = verify;
+    }
+  });
+
   test('a JSON-RPC batch is refused with 400', async () => {
     const key = await personalKey(['public.read']);
     const res = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], { authorization: `Bearer ${key}` });
