@@ -13,6 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
+import { mcpDetailTarget } from './mcp.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
@@ -123,6 +124,7 @@ async function main(): Promise<number> {
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
     ...answerTargets(service.url, auth, answers),
+    mcpDetailTarget(service.url, auth, data.records),
   ];
 
   // The guard is really on: the same request without the key is refused.
@@ -157,14 +159,17 @@ async function main(): Promise<number> {
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
   const failed = [...latency, ...load].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
+  const mcpOverheadP50 = latency.at(-1)!.p50 - detailAlone.p50;
   return report({
     routes,
     authOverheadP50,
+    mcpOverheadP50,
     aims: {
       detailAtLeastHalfCeiling: detail.rps / ceil.rps >= 0.5,
       searchP99AtMost50ms: searchAlone.p99 <= 50,
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
+      mcpDetailWithin1msP50OfRest: mcpOverheadP50 <= 1,
     },
     peakRssBytes: peakRss,
     failed: [...new Set(failed.map((m) => m.name))],
