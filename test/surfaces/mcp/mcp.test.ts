@@ -248,6 +248,30 @@ describe('the HTTP layer', () => {
     assert.equal(((await res.json()) as any).error.data.code, 'invalid_request');
   });
 
+  test('past the per-minute limit: HTTP 429 with Retry-After, for a list and for a tool call alike', async () => {
+    const account = await accounts().create({ email: `mcp-limited-${process.pid}@example.org` });
+    await accounts().setLimits(operator, { accountId: account.id, limits: { requestsPerDay: 1000, requestsPerMinute: 2, aiAnswersPerDay: 10 } });
+    const auth = { authorization: `Bearer ${(await credentials().keys.create({ accountId: account.id, name: 'limited', scopes: ['public.read'] })).key}`, 'mcp-protocol-version': '2025-06-18' };
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const toolCall = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'matters_list', arguments: { limit: 1 } } };
+    assert.equal((await post(list, auth)).status, 200);
+    assert.equal((await post(toolCall, auth)).status, 200);
+    for (const body of [list, toolCall]) {
+      const refused = await post(body, auth);
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal(((await refused.json()) as any).error.data.code, 'rate_limited');
+    }
+  });
+
+  test('GET and DELETE, the 2025 session operations, are 405 on a stateless server', async () => {
+    const auth = { authorization: `Bearer ${await personalKey(['public.read'])}` };
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${service.url}/mcp`, { method, headers: { ...auth, accept: 'text/event-stream' } });
+      assert.equal(res.status, 405, method);
+    }
+  });
+
   test('every HTTP request counts once: a list and a call are two requests, with the limit headers', async () => {
     const key = await personalKey(['public.read']);
     const c = await client(key);
