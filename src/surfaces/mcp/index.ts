@@ -9,7 +9,6 @@
 //   3. The request is counted once: a tools/call by admitting its operation (kernel/perform.ts:
 //      access check and its limit class), anything else as one request.
 import { createMcpHandler, type JSONRPCMessage, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
-import { toWebRequest } from '@modelcontextprotocol/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -25,6 +24,20 @@ function toolCallName(body: unknown): string | null {
   const m = body as { method?: unknown; params?: { name?: unknown } } | null;
   if (!m || typeof m !== 'object' || m.method !== 'tools/call') return null;
   return typeof m.params?.name === 'string' ? m.params.name : '';
+}
+
+/**
+ * The web-standard Request the SDK's handler takes, without a body: Fastify has parsed it already
+ * and the handler is given it as `parsedBody` (the SDK's own toWebRequest would serialize it
+ * again, which costs more than the rest of a kept tool call).
+ */
+function webRequestOf(request: FastifyRequest, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new Request(new URL(request.url, origin), { method: request.method, headers });
 }
 
 /**
@@ -88,13 +101,15 @@ export function mcpSurface(ctx: AppContext) {
     const admission = admitted.tool && 'admission' in admitted.tool ? admitted.tool.admission : null;
     if (admission) reply.raw.once('close', () => void ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed')));
 
-    const response = await handler.fetch(await toWebRequest(request.raw, body), { authInfo: authInfoOf(mcpCall), ...(body === undefined ? {} : { parsedBody: body }) });
+    const response = await handler.fetch(webRequestOf(request, ctx.config.baseUrl), { authInfo: authInfoOf(mcpCall), ...(body === undefined ? {} : { parsedBody: body }) });
     reply.status(response.status);
     for (const [header, value] of response.headers) reply.header(header, value);
     reply.headers(limitHeaders(admitted.limits));
     if (admitted.tool && 'refusal' in admitted.tool) for (const [header, value] of Object.entries(admitted.tool.refusal.headers)) reply.header(header, value);
     reply.header('Cache-Control', 'private, no-store');
-    return reply.send(response.body ?? '');
+    // A JSON answer is sent as one string; an SSE answer (2025 clients) streams as the SDK writes it.
+    const streamed = response.headers.get('content-type')?.startsWith('text/event-stream');
+    return reply.send(streamed ? response.body : await response.text());
   }
 
   return async function mcp(app: FastifyInstance): Promise<void> {

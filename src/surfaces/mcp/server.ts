@@ -5,12 +5,14 @@
 // a refusal or a failure as an `isError` tool result (MCP 2025-11-25 server/tools §Error Handling:
 // tool execution errors are reported in the result, so the model can read and correct them).
 import { type AuthInfo, type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import { type AppError, normalizeError } from '../../kernel/errors.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { renderMcp } from '../http/render.ts';
-import type { Toolbox } from './tools.ts';
+import { createKeptResults, type KeptResult } from './kept-results.ts';
+import type { ToolDef, Toolbox } from './tools.ts';
 
 /** What ./index.ts hands the server of one request, through the SDK's pass-through AuthInfo. */
 export interface McpCall {
@@ -42,9 +44,27 @@ const INSTRUCTIONS =
 
 export function serverFactory(ctx: AppContext, toolbox: Toolbox) {
   const log = ctx.log.child({ surface: 'mcp' });
+  const kept = createKeptResults(ctx.caches.publicData);
+  // One validator for every per-request server (the SDK would build an Ajv instance for each);
+  // these servers validate nothing with it: tool input is the catalogue's, checked by the kernel.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+  /** An admitted tool call's result: kept for a `cached` operation, else made now. */
+  async function resultOf(admission: Admission, tool: ToolDef, args: Record<string, unknown>): Promise<KeptResult> {
+    const cached = tool.operation.cached;
+    const found = cached ? kept.get(tool.name, args) : undefined;
+    // A kept result runs nothing; the admission ends with the request (./index.ts).
+    if (found) return found;
+    const mark = kept.mark();
+    const value = (await ctx.operations.execute(admission, args)) as Record<string, unknown>;
+    const result = { value, text: JSON.stringify(value) };
+    if (cached) kept.keep(tool.name, args, result, mark);
+    return result;
+  }
+
   return ({ authInfo }: { authInfo?: AuthInfo }): Server => {
     const call = callOf(authInfo);
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
 
     server.setRequestHandler('tools/list', () => ({
       tools: toolbox.all.filter((tool) => ctx.operations.mayPerform(call.actor, tool.operation.id as never)).map((tool) => tool.listing),
@@ -56,11 +76,10 @@ export function serverFactory(ctx: AppContext, toolbox: Toolbox) {
       if (!tool || call.tool?.name !== tool.name) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       if ('refusal' in call.tool) return renderMcp(call.tool.refusal) as CallToolResult;
       try {
-        const result = await ctx.operations.execute(call.tool.admission, request.params.arguments ?? {});
+        const { value, text } = await resultOf(call.tool.admission, tool, request.params.arguments ?? {});
         // server/tools §Structured Content: structuredContent conforms to outputSchema, and the
         // same JSON goes in a TextContent block for clients that read only text.
-        const structuredContent = result as Record<string, unknown>;
-        return server.projectCallToolResult({ content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent }, tool.listing.outputSchema);
+        return server.projectCallToolResult({ content: [{ type: 'text', text }], structuredContent: value }, tool.listing.outputSchema);
       } catch (thrown) {
         const err = normalizeError(thrown);
         if (err.status >= 500) log.error({ err: thrown, tool: tool.name }, 'tool call failed');
