@@ -11,7 +11,7 @@ import type { Scope } from '../../../src/kernel/operations.ts';
 import { operator } from '../../../src/modules/accounts/index.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
-import { startService, type TestService } from '../../helpers/service.ts';
+import { startService, type TestService, until } from '../../helpers/service.ts';
 import { connect, type Era, MCP_HEADERS, textOf } from './helpers.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -103,6 +103,16 @@ describe('tools/call', () => {
       assert.deepEqual(JSON.parse(textOf(result)), rest);
     });
   }
+
+  test('a kept result of a public read is dropped when the record changes', async () => {
+    const c = await client(await personalKey(['public.read']));
+    const matter = seeded.matters[0]!;
+    const title = async () => ((await c.callTool({ name: 'matters_read', arguments: { record: matter.recordNumber } })).structuredContent as any).title as string;
+    const before = await title();
+    assert.equal(await title(), before);
+    await service.ctx.db.updateTable('matters').set({ title: `${before} (amended)` }).where('id', '=', matter.id).execute();
+    await until('the tool answers the changed title', async () => ((await title()) === `${before} (amended)` ? true : undefined), 30);
+  });
 
   test('a list tool pages with limit and cursor as the API does', async () => {
     const key = await personalKey(['public.read']);
