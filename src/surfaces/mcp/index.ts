@@ -26,14 +26,19 @@ function toolCallName(body: unknown): string | null {
   return typeof m.params?.name === 'string' ? m.params.name : '';
 }
 
+/** The headers the transport reads: content negotiation, resumption and the `Mcp-*` family. */
+const transportHeader = (name: string) => name.startsWith('mcp-') || name === 'accept' || name === 'content-type' || name === 'last-event-id';
+
 /**
  * The web-standard Request the SDK's handler takes, without a body: Fastify has parsed it already
  * and the handler is given it as `parsedBody` (the SDK's own toWebRequest would serialize it
- * again, which costs more than the rest of a kept tool call).
+ * again, which costs more than the rest of a kept tool call). The credential stays behind: the
+ * caller is passed as the Actor, never as a header the SDK could log.
  */
 function webRequestOf(request: FastifyRequest, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
+    if (!transportHeader(name)) continue;
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
