@@ -8,14 +8,16 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Operation } from '../../kernel/catalogue.ts';
 
-/** Names the specification gives (spec "Purpose": the MCP tool `answer_question`). */
-const namedBySpec: Readonly<Record<string, string>> = { 'answers.create': 'answer_question' };
+/** Names the specification gives (spec "Purpose": the MCP tool `answer_question`), with their titles. */
+const namedBySpec: Readonly<Record<string, { name: string; title: string }>> = {
+  'answers.create': { name: 'answer_question', title: 'Answer a question about the council, citing the record' },
+};
 
 /** MCP 2025-11-25 server/tools §Tool names: 1–128 of [A-Za-z0-9_.-]; `_` only, as function-calling models accept. */
 const TOOL_NAME = /^[A-Za-z0-9_]{1,64}$/;
 
 export function toolName(operationId: string): string {
-  return namedBySpec[operationId] ?? operationId.replace(/[.-]/g, '_');
+  return namedBySpec[operationId]?.name ?? operationId.replace(/[.-]/g, '_');
 }
 
 type ObjectSchema = Tool['inputSchema'];
@@ -33,8 +35,10 @@ function writeHints(id: string): { destructiveHint: boolean; idempotentHint: boo
   return { destructiveHint: !['create', 'add'].includes(verb), idempotentHint: ['delete', 'remove', 'replace', 'set', 'clear', 'upsert'].includes(verb) };
 }
 
-/** Tags and id as a short title: "matters.read" → "Matters: read". */
+/** The id as a short title ("matters.read" → "Matters: read"), or the one given with a spec name. */
 function titleOf(op: Operation): string {
+  const given = namedBySpec[op.id]?.title;
+  if (given) return given;
   const [head, ...rest] = op.id.split('.');
   const words = (s: string) => s.replace(/-/g, ' ');
   return `${words(head!).replace(/^./, (c) => c.toUpperCase())}: ${rest.map(words).join(' ')}`;

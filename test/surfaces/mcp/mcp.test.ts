@@ -75,8 +75,10 @@ describe('tools/list', () => {
   });
 
   test('public.ai adds answer_question', async () => {
-    const listed = await names(await client(await personalKey(['public.read', 'public.ai'])));
-    assert.ok(listed.includes('answer_question'));
+    const { tools } = await (await client(await personalKey(['public.read', 'public.ai']))).listTools();
+    const answer = tools.find((tool) => tool.name === 'answer_question');
+    assert.equal(answer?.title, 'Answer a question about the council, citing the record');
+    assert.deepEqual(answer?.inputSchema, JSON.parse(JSON.stringify(service.ctx.operations.get('answers.create').input)));
   });
 
   test('a team key lists the team tools its scopes, features and role allow; a personal key its own follows', async () => {
