@@ -10,6 +10,7 @@ import { features } from '../../../src/kernel/actor.ts';
 import type { Scope } from '../../../src/kernel/operations.ts';
 import { operator } from '../../../src/modules/accounts/index.ts';
 import { freshDatabase } from '../../helpers/context.ts';
+import { mintOAuthTokens } from '../../helpers/oauth.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
 import { startService, type TestService, until } from '../../helpers/service.ts';
 import { connect, type Era, MCP_HEADERS, textOf } from './helpers.ts';
@@ -225,39 +226,35 @@ describe('the HTTP layer', () => {
     assert.equal((await post(message, { ...auth, origin: 'http://council.test' })).status, 200);
   });
 
-  test('an OAuth access token without the tool\'s scope gets 403 insufficient_scope, so its client can ask for more', async () => {
-    // The OAuth server lands on its own branch; until then the credential check is wrapped so one
-    // API key reads as an OAuth access token (the Actor verify.ts will build for a `cto_` token).
-    const key = await personalKey(['public.read']);
-    const credentials = service.ctx.services.credentials;
-    const verify = credentials.verify;
-    credentials.verify = async (input) => {
-      const actor = await verify(input);
-      return input.token === key ? { ...actor, credential: { ...actor.credential, type: 'oauth', kind: 'oauth' } } : actor;
-    };
-    try {
-      const question = { name: 'answer_question', arguments: { question: 'Who represents the 2nd ward?' } };
-      const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: question }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' });
-      assert.equal(res.status, 403);
-      assert.equal(
-        res.headers.get('www-authenticate'),
-        'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.ai", error="insufficient_scope", error_description="This operation needs the public.ai scope."',
-      );
-      assert.equal(((await res.json()) as any).error.data.code, 'scope_missing');
-      assert.ok(res.headers.get('ratelimit-remaining'), 'the refusal is counted');
-      const c = await client(key);
-      assert.ok(!(await names(c)).includes('answer_question'));
-      assert.equal((await c.callTool({ name: 'matters_list', arguments: { limit: 1 } })).isError, undefined);
-    } finally {
-      credentials.verify = verify;
+  test('OAuth access tokens: bound to /mcp or unbound they work with the SDK client; one bound to /api is refused', async () => {
+    const account = await accounts().create({ email: `mcp-oauth-${process.pid}@example.org` });
+    const token = async (resource?: string) => (await mintOAuthTokens(service.ctx, { accountId: account.id, teamId: null, scopes: ['public.read', 'public.ai'], ...(resource ? { resource } : {}) })).access_token;
+    for (const resource of ['mcp', undefined]) {
+      const c = await client(await token(resource), 'auto');
+      assert.ok((await names(c)).includes('answer_question'), String(resource));
+      const result = await c.callTool({ name: 'answer_question', arguments: { question: 'How did Ald. Hopkins vote on SO2026-0025407?' } });
+      assert.match((result.structuredContent as any).answer, /voted Yea on SO2026-0025407/);
     }
+    const elsewhere = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${await token('api')}` });
+    assert.equal(elsewhere.status, 401);
+    assert.match(String(elsewhere.headers.get('www-authenticate')), /resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/mcp".*error="invalid_token"/);
   });
 
-  test('a JSON-RPC batch is refused with 400', async () => {
-    const key = await personalKey(['public.read']);
-    const res = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], { authorization: `Bearer ${key}` });
-    assert.equal(res.status, 400);
-    assert.equal(((await res.json()) as any).error.data.code, 'invalid_request');
+  test("an OAuth access token without a tool's scope gets 403 insufficient_scope, so its client can ask for more", async () => {
+    const account = await accounts().create({ email: `mcp-oauth-reader-${process.pid}@example.org` });
+    const { access_token } = await mintOAuthTokens(service.ctx, { accountId: account.id, teamId: null, scopes: ['public.read'], resource: 'mcp' });
+    const question = { name: 'answer_question', arguments: { question: 'Who represents the 2nd ward?' } };
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: question }, { authorization: `Bearer ${access_token}`, 'mcp-protocol-version': '2025-06-18' });
+    assert.equal(res.status, 403);
+    assert.equal(
+      res.headers.get('www-authenticate'),
+      'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.ai", error="insufficient_scope", error_description="This operation needs the public.ai scope."',
+    );
+    assert.equal(((await res.json()) as any).error.data.code, 'scope_missing');
+    assert.ok(res.headers.get('ratelimit-remaining'), 'the refusal is counted');
+    const c = await client(access_token);
+    assert.ok(!(await names(c)).includes('answer_question'));
+    assert.equal((await c.callTool({ name: 'matters_list', arguments: { limit: 1 } })).isError, undefined);
   });
 
   test('past the per-minute limit: HTTP 429 with Retry-After, for a list and for a tool call alike', async () => {
