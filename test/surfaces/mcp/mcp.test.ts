@@ -257,6 +257,13 @@ describe('the HTTP layer', () => {
     assert.equal((await c.callTool({ name: 'matters_list', arguments: { limit: 1 } })).isError, undefined);
   });
 
+  test('a JSON-RPC batch is refused with 400', async () => {
+    const key = await personalKey(['public.read']);
+    const res = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], { authorization: `Bearer ${key}` });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as any).error.data.code, 'invalid_request');
+  });
+
   test('past the per-minute limit: HTTP 429 with Retry-After, for a list and for a tool call alike', async () => {
     const account = await accounts().create({ email: `mcp-limited-${process.pid}@example.org` });
     await accounts().setLimits(operator, { accountId: account.id, limits: { requestsPerDay: 1000, requestsPerMinute: 2, aiAnswersPerDay: 10 } });
