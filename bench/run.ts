@@ -14,6 +14,7 @@ import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { compareWithPostGraphile } from './graphql.ts';
+import { mcpDetailTarget } from './mcp.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
@@ -130,6 +131,7 @@ async function main(): Promise<number> {
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
     ...answerTargets(service.url, auth, answers),
+    mcpDetailTarget(service.url, auth, data.records),
   ];
 
   // The guard is really on: the same request without the key is refused.
@@ -172,14 +174,17 @@ async function main(): Promise<number> {
   }
   const failed = [...latency, ...load, ...(graphql ? [graphql.service, graphql.postgraphile] : [])].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
+  const mcpOverheadP50 = latency.at(-1)!.p50 - detailAlone.p50;
   return report({
     routes,
     authOverheadP50,
+    mcpOverheadP50,
     aims: {
       detailAtLeastHalfCeiling: detail.rps / ceil.rps >= 0.5,
       searchP99AtMost50ms: searchAlone.p99 <= 50,
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
+      mcpDetailWithin1msP50OfRest: mcpOverheadP50 <= 1,
       // Within the run's noise (0.05 ms or 10 % at p50, 10 % of throughput) of the same route with a key.
       oauthTokenCostsNoMoreThanKey: oauthAlone.p50 <= detailAlone.p50 + Math.max(0.05, detailAlone.p50 * 0.1) && oauthLoaded.rps >= detail.rps * 0.9,
       ...(graphql ? { graphqlAtLeastPostGraphile: graphql.ratio >= 1 } : {}),

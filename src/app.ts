@@ -13,6 +13,7 @@ import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
 import { agentSurface } from './surfaces/agent/index.ts';
+import { mcpSurface } from './surfaces/mcp/index.ts';
 import { oauthSurface } from './surfaces/oauth/index.ts';
 import { graphqlSurface } from './surfaces/graphql/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
   await app.register(agentSurface(ctx), { prefix: '/agent' });
+  await app.register(mcpSurface(ctx));
   await app.register(oauthSurface(ctx));
   await app.register(graphqlSurface(ctx));
   return app;

@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { features } from '../../src/kernel/actor.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
-import type { Scope } from '../../src/kernel/operations.ts';
-import { asAccount, operator } from '../../src/modules/accounts/index.ts';
 import { startTestContext } from '../helpers/context.ts';
-import { keyKindFor, otherScopes, otherTeamCases, type RouteRow, routeTable, urlOf } from './route-table.ts';
+import { type Keys, securityKeys } from './keys.ts';
+import { otherTeamCases, type RouteRow, routeTable, urlOf } from './route-table.ts';
 
 const clock = new ManualClock();
 const t = await startTestContext({ clock });
@@ -19,46 +17,7 @@ after(async () => {
   await t.close();
 });
 const rows = routeTable(t.ctx);
-const { accounts, credentials } = t.ctx.services;
-
-let serial = 0;
-async function owner(kind: 'personal' | 'team') {
-  const account = await accounts.create({ email: `matrix${++serial}@example.org` });
-  const teamId = kind === 'team' ? (await accounts.teams.create(operator, { name: `Team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
-  return { accountId: account.id, teamId };
-}
-
-interface Keys {
-  accountId: string;
-  teamId: string | null;
-  valid: string;
-  wrongScope: string | null;
-  revoked: string;
-  expired: string;
-  ipLimited: string;
-}
-
-async function keysFor(row: RouteRow): Promise<Keys> {
-  const kind = keyKindFor(row.op);
-  const { accountId, teamId } = await owner(kind);
-  const needed: Scope[] = row.op.scopes.length ? [...row.op.scopes] : ['public.read'];
-  const make = async (scopes: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
-    credentials.keys.create({ accountId, teamId, name: 'matrix', scopes, ...extra });
-  const revoked = await make(needed);
-  await credentials.keys.revoke(asAccount(accountId), { id: revoked.id });
-  const keys: Keys = {
-    accountId,
-    teamId,
-    valid: (await make(needed)).key,
-    wrongScope: row.op.scopes.length ? (await make(otherScopes(row.op, kind))).key : null,
-    revoked: revoked.key,
-    expired: (await make(needed, { expiresAt: new Date(clock.now().getTime() + 1000) })).key,
-    // 203.0.113.0/24 is TEST-NET-3 (RFC 5737); injected requests come from 127.0.0.1.
-    ipLimited: (await make(needed, { allowedIps: ['203.0.113.0/24'] })).key,
-  };
-  clock.advance(2000);
-  return keys;
-}
+const keysOf = securityKeys(t.ctx, clock, 'matrix');
 
 function send(row: RouteRow, headers: Record<string, string>, params: Record<string, string> = {}, body?: unknown) {
   const write = row.def.method !== 'GET';
@@ -98,7 +57,7 @@ for (const row of rows) {
   describe(row.name, () => {
     let keys: Keys;
     before(async () => {
-      keys = await keysFor(row);
+      keys = await keysOf.keysFor(row.op);
     });
 
     test('no credential → 401 unauthorized with WWW-Authenticate', async () => {
@@ -135,9 +94,7 @@ for (const row of rows) {
     if (row.op.feature) {
       const feature = row.op.feature;
       test(`team without the ${feature} feature → 403 feature_required`, async () => {
-        const account = await accounts.create({ email: `matrix${++serial}@example.org` });
-        const team = await accounts.teams.create(operator, { name: `No ${feature}`, ownerAccountId: account.id, features: features.filter((f) => f !== feature) });
-        const { key } = await credentials.keys.create({ accountId: account.id, teamId: team.id, name: 'no feature', scopes: [...row.op.scopes] });
+        const key = await keysOf.withoutFeature(row.op, feature);
         const res = await send(row, bearer(key));
         assert.equal(res.statusCode, 403, res.body);
         assert.equal(errorCode(row, res), 'feature_required');
@@ -146,11 +103,7 @@ for (const row of rows) {
 
     if (row.op.roles && !row.op.roles.includes('member')) {
       test('key of a creator demoted to member → 403 forbidden', async () => {
-        const founder = await owner('team');
-        const admin = await accounts.create({ email: `matrix${++serial}@example.org` });
-        await accounts.members.add(operator, { teamId: founder.teamId!, accountId: admin.id, role: 'admin' });
-        const { key } = await credentials.keys.create({ accountId: admin.id, teamId: founder.teamId, name: 'admin key', scopes: [...row.op.scopes] });
-        await accounts.members.setRole(operator, { teamId: founder.teamId!, accountId: admin.id, role: 'member' });
+        const key = await keysOf.demoted(row.op);
         const res = await send(row, bearer(key));
         assert.equal(res.statusCode, 403, res.body);
         assert.equal(errorCode(row, res), 'forbidden');
@@ -161,8 +114,7 @@ for (const row of rows) {
     if (otherTeam && 'setup' in otherTeam) {
       test("another team's id → 404 not_found", async () => {
         const { params, body } = await otherTeam.setup({ app: t.app, ctx: t.ctx, ownerKey: keys.valid, ownerTeamId: keys.teamId!, ownerAccountId: keys.accountId });
-        const stranger = await owner('team');
-        const { key } = await credentials.keys.create({ accountId: stranger.accountId, teamId: stranger.teamId, name: 'stranger', scopes: [...row.op.scopes] });
+        const key = await keysOf.stranger(row.op);
         const res = await send(row, bearer(key), params, body);
         assert.equal(res.statusCode, 404, res.body);
         assert.equal(errorCode(row, res), 'not_found');

@@ -9,6 +9,7 @@ import { scopeCatalogue } from '../../src/kernel/operations.ts';
 import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { graphqlOperations } from '../../src/surfaces/graphql/resolvers.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
+import { createToolbox } from '../../src/surfaces/mcp/tools.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { createFastify } from '../../src/app.ts';
@@ -33,6 +34,7 @@ function bindings(): Map<string, string[]> {
   for (const id of dashboardOperations) add(id, 'dashboard');
   for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
   for (const id of graphqlOperations) add(id, 'graphql');
+  for (const tool of createToolbox(catalogue).all) add(tool.operation.id, `mcp ${tool.name}`);
   return where;
 }
 
@@ -118,6 +120,19 @@ test('the descriptions hold every route; v2 lists each operation with its x-scop
       else assert.equal(op['x-scopes'], undefined);
     }
   }
+});
+
+test('every MCP tool has a model-safe name, object input and output schemas, and a read-only hint from its effect', () => {
+  const tools = createToolbox(catalogue).all;
+  assert.equal(tools.length, catalogue.length);
+  for (const tool of tools) {
+    assert.match(tool.name, /^[a-z0-9_]{1,64}$/, tool.operation.id);
+    assert.equal(tool.listing.inputSchema.type, 'object', tool.name);
+    assert.equal(tool.listing.outputSchema.type, 'object', tool.name);
+    assert.equal(tool.listing.annotations?.readOnlyHint, tool.operation.effect === 'read', tool.name);
+    assert.ok(tool.listing.description?.startsWith(tool.operation.summary), tool.name);
+  }
+  assert.equal(tools.find((tool) => tool.operation.id === 'answers.create')?.name, 'answer_question');
 });
 
 test('every route of the OAuth surface (open by design, outside the catalogue) is listed with its guard', async () => {

@@ -1,7 +1,8 @@
 // Errors rendered once per surface (house style: "One error type, rendered once per surface").
 // Anything thrown goes through normalizeError (kernel/errors.ts); each surface owns a renderer of
 // the one AppError: v1 `{ detail, code }`, v2 `{ error: { code, message } }`, OAuth's RFC 6749
-// §5.2 shape, GraphQL's `errors[].extensions.code`, an MCP `isError` tool result, and an HTML page
+// §5.2 shape, GraphQL's `errors[].extensions.code`, an MCP `isError` tool result, JSON-RPC errors
+// (A2A and MCP before their SDK answers), and an HTML page
 // (surfaces/web/errors.ts). The framework's own errors (a bad URL, an over-long path parameter, a
 // body too large or of the wrong type) come here too, never in the framework's shape.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +36,22 @@ export const renderGraphQL: ErrorRenderer = (err) => ({ errors: [{ message: err.
 
 /** MCP (tools/call): a tool result flagged `isError`, so the model reads why the call failed. */
 export const renderMcp: ErrorRenderer = (err) => ({ content: [{ type: 'text', text: `${err.code}: ${err.message}` }], isError: true });
+
+/**
+ * JSON-RPC surfaces (A2A, MCP) before their SDK answers (no credential, a missing scope, a limit,
+ * a body that is not JSON): a JSON-RPC 2.0 error object (JSON-RPC §5.1) with the HTTP status of
+ * the catalogue's code, and the catalogue's code and status in `data`.
+ */
+export const renderJsonRpc: ErrorRenderer = (err) => ({
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    // -32700 parse error, -32600 invalid request, -32603 internal error (JSON-RPC 2.0 §5.1).
+    code: err.status >= 500 ? -32603 : /JSON/.test(err.message) && err.status === 400 ? -32700 : -32600,
+    message: err.message,
+    data: { code: err.code, status: err.status },
+  },
+});
 
 /**
  * The limit headers an authenticated answer carries, whatever its status: the state counted when
