@@ -104,5 +104,22 @@ export const publicDataOperations = {
   'lobbying.contributions.list': list('lobbying', 'Political contributions lobbyists reported, by lobbyist and receiving official', s.ContributionsQuery, s.Contribution, (pd, q) =>
     pd.lobbying.contributions.list(q),
   ),
+  'people.public.record.read': op({
+    ...read,
+    summary: "A public person's voting record (attendance, agreement with the majority) and how far their sponsored legislation got",
+    description: 'Alignment counts Yea and Nay votes on roll calls whose yeas and nays were not tied: the share on the side with more votes.',
+    tags: ['people'],
+    input: s.PersonRecordQuery,
+    output: s.PersonRecord,
+    run: (pd, _actor, q) => pd.personRecord(q.id),
+  }),
+  'money.contributors.read': op({
+    ...read,
+    summary: "A committee's (or an alderperson's committees') largest contributors by the sum of their receipts",
+    tags: ['money'],
+    input: s.ContributorsQuery,
+    output: s.Contributors,
+    run: (pd, _actor, q) => pd.topContributors(q),
+  }),
   'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) => pd.lobbying.activity.list(q)),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

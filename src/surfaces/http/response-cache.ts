@@ -20,6 +20,8 @@ declare module 'fastify' {
     cacheGeneration?: number;
     /** The representation the answer being made is kept as. */
     cacheRepresentation?: Representation;
+    /** Response headers kept with the answer (a page's validators and cache rules). */
+    cacheHeaders?: readonly string[];
   }
 }
 
@@ -29,6 +31,7 @@ export type Representation = 'json' | 'html' | 'markdown' | 'atom';
 interface Kept {
   body: string;
   type: string;
+  headers?: Record<string, string>;
 }
 
 const keyOf = (representation: Representation, url: string) => `${representation} ${url}`;
@@ -36,8 +39,11 @@ const keyOf = (representation: Representation, url: string) => `${representation
 export interface ResponseCache {
   /** Sends the kept answer in this representation for this request's URL and returns true, or returns false. */
   send(request: FastifyRequest, reply: FastifyReply, representation: Representation): boolean;
-  /** Before making an answer: remembers the generation it is made from and its representation. */
-  begin(request: FastifyRequest, representation: Representation): void;
+  /**
+   * Before making an answer: remembers the generation it is made from and its representation, and
+   * which of its response headers to keep with it (sent again with the kept answer).
+   */
+  begin(request: FastifyRequest, representation: Representation, headers?: readonly string[]): void;
   /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
@@ -62,7 +68,15 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       kept.delete(oldest);
       bytes -= old.body.length;
     }
-    kept.set(key, { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
+    const entry: Kept = { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+    if (request.cacheHeaders) {
+      entry.headers = {};
+      for (const name of request.cacheHeaders) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) entry.headers[name] = String(value);
+      }
+    }
+    kept.set(key, entry);
     bytes += payload.length;
   }
 
@@ -75,12 +89,22 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       // Most recently used goes last; eviction takes from the front.
       answers.entries.delete(key);
       answers.entries.set(key, found);
+      if (found.headers) {
+        reply.headers(found.headers);
+        // A conditional GET whose validator still matches is answered 304 without the body (RFC 9110 §13.1.2).
+        const etag = found.headers.etag;
+        if (etag && request.headers['if-none-match']?.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === '*')) {
+          reply.status(304).send();
+          return true;
+        }
+      }
       reply.status(200).type(found.type).send(found.body);
       return true;
     },
-    begin(request, representation) {
+    begin(request, representation, headers) {
       request.cacheGeneration = answers.mark();
       request.cacheRepresentation = representation;
+      if (headers) request.cacheHeaders = headers;
     },
     async onSend(request, reply, payload) {
       keep(request, reply, payload);
