@@ -12,6 +12,7 @@ import { renderV1, renderV2, sendError } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
+import { pagesSurface } from './surfaces/pages/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
@@ -95,5 +96,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardSurface(ctx));
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
+  await app.register(pagesSurface(ctx));
   return app;
 }

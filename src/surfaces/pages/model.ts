@@ -62,6 +62,10 @@ export function facts(items: readonly (readonly [string, Text | null | undefined
   return { kind: 'facts', items: items.filter((i): i is readonly [string, Text] => i[1] !== null && i[1] !== undefined && i[1] !== '') };
 }
 
+export function list(items: readonly Text[], ordered = false): Block {
+  return { kind: 'list', items, ordered };
+}
+
 /** A table, or a sentence saying there is nothing to show. */
 export function table(caption: string, head: readonly string[], rows: readonly (readonly Text[])[], empty: string, numeric: readonly number[] = []): Block {
   return rows.length ? { kind: 'table', caption, head, rows, numeric } : paragraph(empty);
