@@ -1,6 +1,7 @@
 // The public website over real HTTP on the bundled Chicago sample (the records `npm start` loads),
 // with BASE_URL set to the address it listens on, and sample records of every kind to open.
 import { createServer } from 'node:net';
+import type { OperationId } from '../../../src/catalogue.ts';
 import { visitor } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
@@ -21,7 +22,7 @@ export interface Site {
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; type: string; body: string; headers: Headers }>;
   /** Records of the sample to open: a matter with roll calls, an alderperson who voted, and more. */
   records: { matter: string; rollCall: string; person: string; personName: string; meeting: string; body: string; committee: string; lobbyist: string; client: string; employer: string };
-  read(id: string, input: unknown): Promise<any>;
+  read(id: OperationId, input: unknown): Promise<any>;
 }
 
 export async function startSite(): Promise<Site> {
@@ -30,7 +31,7 @@ export async function startSite(): Promise<Site> {
   const t = await startTestContext({ env: { BASE_URL: base } });
   await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
   await t.app.listen({ port, host: '127.0.0.1' });
-  const read = async (id: string, input: unknown) => (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
+  const read = async (id: OperationId, input: unknown) => (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
   const rc = (await read('roll-calls.list', { limit: 1 })).data[0];
   const detail = await read('roll-calls.read', { id: rc.id });
   const voter = detail.votes.find((v: any) => v.value === 'Yea') ?? detail.votes[0];

@@ -13,7 +13,7 @@ after(async () => {
   await site?.t.close();
 });
 
-const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const htmlText = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 /** Markdown with its backslash escapes removed, to look for plain facts. */
 const plainMd = (s: string) => s.replace(/\\([\\`*_[\]<>#|~])/g, '$1');
 
@@ -31,7 +31,7 @@ async function both(path: string, facts: string[]) {
     assert.equal(r.headers.get('set-cookie'), null, 'a public page sets no cookie');
     assert.equal(r.headers.get('ratelimit-limit'), null, 'the visitor is never counted');
   }
-  const text = unescape(html.body);
+  const text = htmlText(html.body);
   const mdText = plainMd(md.body);
   for (const fact of facts) {
     assert.ok(text.includes(fact), `${path} lacks "${fact}"`);
@@ -74,7 +74,7 @@ test('the HTML page and its Markdown variant link the same records (one view mod
     const html = (await site.get(path)).body;
     const md = (await site.get(`${path}.md`)).body;
     const main = html.slice(html.indexOf('<main'), html.indexOf('</main>'));
-    const htmlLinks = new Set([...main.matchAll(/href="([^"]+)"/g)].map((x) => unescape(x[1]!)).map((h) => (h.startsWith('/') ? `${site.base}${h}` : h)));
+    const htmlLinks = new Set([...main.matchAll(/href="([^"]+)"/g)].map((x) => htmlText(x[1]!)).map((h) => (h.startsWith('/') ? `${site.base}${h}` : h)));
     const body = md.slice(md.indexOf('\n\n', md.indexOf('- Web page')));
     const mdLinks = new Set([...body.matchAll(/\]\(<([^>]+)>\)/g)].map((x) => x[1]!));
     assert.deepEqual([...mdLinks].sort(), [...htmlLinks].sort(), path);
