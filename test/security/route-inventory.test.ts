@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { scopeCatalogue } from '../../src/kernel/operations.ts';
 import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
+import { pageOperations } from '../../src/surfaces/pages/index.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { a2aBindings } from './a2a-cases.ts';
@@ -27,6 +28,7 @@ function bindings(): Map<string, string[]> {
   const add = (id: string, by: string) => where.set(id, [...(where.get(id) ?? []), by]);
   for (const row of rows) add(row.operationId, row.name);
   for (const id of dashboardOperations) add(id, 'dashboard');
+  for (const id of pageOperations) add(id, 'pages');
   for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
   return where;
 }

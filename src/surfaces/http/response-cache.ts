@@ -48,6 +48,20 @@ export interface ResponseCache {
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 
+/**
+ * A conditional GET whose validators still match the answer: it is answered 304 without the body.
+ * If-None-Match is compared weakly (RFC 9110 §13.1.2) and, when present, If-Modified-Since is
+ * ignored (§13.1.3); a Last-Modified at or before If-Modified-Since means not modified.
+ */
+export function notModified(request: FastifyRequest, etag: string | undefined, lastModified: string | undefined | null): boolean {
+  const inm = request.headers['if-none-match'];
+  if (inm !== undefined) return etag !== undefined && inm.split(/\s*,\s*/).some((t) => t === '*' || t.replace(/^W\//, '') === etag.replace(/^W\//, ''));
+  const ims = request.headers['if-modified-since'];
+  if (ims === undefined || !lastModified) return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && Date.parse(lastModified) <= since;
+}
+
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
   let bytes = 0;
   const answers = new CoherentMap<Kept>(channel, () => {
@@ -91,9 +105,7 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       answers.entries.set(key, found);
       if (found.headers) {
         reply.headers(found.headers);
-        // A conditional GET whose validator still matches is answered 304 without the body (RFC 9110 §13.1.2).
-        const etag = found.headers.etag;
-        if (etag && request.headers['if-none-match']?.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === '*')) {
+        if (notModified(request, found.headers.etag, found.headers['last-modified'])) {
           reply.status(304).send();
           return true;
         }

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { visitor } from '../../kernel/actor.ts';
 import { normalizeError } from '../../kernel/errors.ts';
 import type { Representation } from '../http/response-cache.ts';
-import { responseCacheFor } from '../http/response-cache.ts';
+import { notModified, responseCacheFor } from '../http/response-cache.ts';
 import { schemaErrorFormatter } from '../http/schema-errors.ts';
 import { errorTitle, sendErrorPage } from '../web/errors.ts';
 import { markdownPath, publicPage } from './layout.ts';
@@ -55,16 +55,6 @@ export function sendPageError(request: FastifyRequest, reply: FastifyReply, erro
     .header('Cache-Control', 'no-store')
     .header('X-Content-Type-Options', 'nosniff')
     .send(`# ${errorTitle(err.status)}\n\n${err.message.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`)}\n\nHome: <${request.protocol}://${request.host}/index.md>\n`);
-}
-
-function notModified(request: FastifyRequest, etag: string, lastModified: string | null): boolean {
-  const inm = request.headers['if-none-match'];
-  // If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3).
-  if (inm !== undefined) return inm.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === '*');
-  const ims = request.headers['if-modified-since'];
-  if (ims === undefined || lastModified === null) return false;
-  const since = Date.parse(ims);
-  return !Number.isNaN(since) && Date.parse(lastModified) <= since;
 }
 
 export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef): void {
