@@ -78,6 +78,13 @@ export function latest(...stamps: (string | null | undefined)[]): string | null 
   return max;
 }
 
+/** At most `max` characters, cut at a word and marked with an ellipsis. */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length)}…`;
+}
+
 export const day = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : '—');
 
 /** A meeting's start in Chicago time, e.g. "2023-10-12 10:00 (Chicago)". */

@@ -3,7 +3,7 @@
 // and one roll call.
 import type { OperationOutput } from '../../../catalogue.ts';
 import { MattersQuery } from '../../../modules/public-data/schema-legislation.ts';
-import { type Block, day, facts, latest, type Link, link, list, type PageModel, paragraph, section, table, type Text, withQuery } from '../model.ts';
+import { type Block, clip, day, facts, latest, type Link, link, list, type PageModel, paragraph, section, table, type Text, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
 import { pick } from './query.ts';
@@ -55,7 +55,7 @@ async function matterPage(read: Reader, record: string): Promise<PageModel> {
   for (const rc of m.rollCalls) if (rc.meetingId && !meetings.has(rc.meetingId)) meetings.set(rc.meetingId, { date: rc.date, body: null });
   const path = `/matters/${encodeURIComponent(m.recordNumber)}`;
   return {
-    title: `${m.recordNumber}: ${m.title}`.slice(0, 200),
+    title: `${m.recordNumber}: ${clip(m.title, 120)}`,
     description: `${m.type} ${m.recordNumber}${m.status ? `, ${m.status}` : ''}${m.introductionDate ? `, introduced ${m.introductionDate}` : ''}: sponsors, actions, roll calls and documents.`,
     path,
     updatedAt: latest(m.updatedAt, ...rollCalls.map((r) => r.updatedAt)),
@@ -126,7 +126,7 @@ async function rollCallPage(read: Reader, id: string): Promise<PageModel> {
   const rc = await read('roll-calls.read', { id });
   const about = rc.matter ? `${rc.matter.recordNumber}: ${rc.matter.title}` : rc.actionName;
   return {
-    title: `Roll call: ${about}`.slice(0, 200),
+    title: `Roll call: ${clip(about, 140)}`,
     description: `${rc.actionName} on ${day(rc.date)}, ${tallyLine(rc.tallies)}: every alderperson's vote.`,
     path: `/roll-calls/${encodeURIComponent(rc.id)}`,
     updatedAt: rc.updatedAt,
