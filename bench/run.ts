@@ -14,6 +14,7 @@ import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
+import { pageNames, pageTargets } from './pages.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, startChild } from './servers.ts';
@@ -64,7 +65,13 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
   const path = target.paths[0]!;
   const post = target.bodies ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } } : { headers: target.headers ?? {} };
   const res = await fetch(`${target.url}${path}`, { ...post, signal: AbortSignal.timeout(30_000) });
-  const body = await res.json().catch(() => null);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // A page (HTML or Markdown): checked as text.
+  }
   if (res.status !== 200 || !expect(body)) {
     throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
@@ -90,6 +97,8 @@ async function main(): Promise<number> {
   children.push(ceiling);
   const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
   children.push(unguarded);
+  const pagesServer = await startChild('pages', ['bench/pages-server.ts'], serviceEnv, '/health');
+  children.push(pagesServer);
 
   const auth = { authorization: `Bearer ${key}` };
   const detailPaths = data.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`);
@@ -123,6 +132,7 @@ async function main(): Promise<number> {
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
     ...answerTargets(service.url, auth, answers),
+    ...pageTargets(service.url, pagesServer.url, data.records),
   ];
 
   // The guard is really on: the same request without the key is refused.
@@ -157,6 +167,7 @@ async function main(): Promise<number> {
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
   const failed = [...latency, ...load].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
+  const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
   return report({
     routes,
     authOverheadP50,
@@ -165,6 +176,8 @@ async function main(): Promise<number> {
       searchP99AtMost50ms: searchAlone.p99 <= 50,
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
+      matterPageAtLeastHalfCeiling: byName(load, pageNames.html).rps / ceil.rps >= 0.5 && byName(load, pageNames.markdown).rps / ceil.rps >= 0.5,
+      matterPageFromDatabaseP99AtMost25ms: byName(latency, pageNames.database).p99 <= 25,
     },
     peakRssBytes: peakRss,
     failed: [...new Set(failed.map((m) => m.name))],
