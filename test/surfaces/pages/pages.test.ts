@@ -48,7 +48,7 @@ test('the home page: what the service is, latest meetings, new legislation, roll
   assert.match(html, /<a class="skip" href="#main">Skip to content<\/a>/);
   assert.match(html, /<meta property="og:title" content="Chicago City Council, in the open">/);
   assert.match(html, /<meta name="description" content="[^"]+">/);
-  assert.match(html, /<link rel="alternate" type="application\/atom\+xml" href="\/feeds\/legislation"/);
+  assert.match(html, /<link rel="alternate" type="application\/atom\+xml" href="\/feeds\/matters.atom"/);
   assert.match(html, /href="\/signin"/);
   assert.ok(md.includes(`(<${site.base}/matters/${matters[0].recordNumber}>)`), 'links in the Markdown variant are absolute');
 });
@@ -104,7 +104,7 @@ test('an alderperson: ward, terms, committees, voting record with attendance and
   ]);
   assert.ok(record.votes.total > 0, 'the sample alderperson voted');
   assert.match(html, /href="\/wards\/\d+"/);
-  assert.match(html, new RegExp(`<link rel="alternate" type="application/atom\\+xml" href="/feeds/people/${id}/votes"`));
+  assert.match(html, new RegExp(`<link rel="alternate" type="application/atom\\+xml" href="/feeds/people/${id}/votes.atom"`));
 });
 
 test('a meeting, a committee, a campaign committee and lobbying records', async () => {
