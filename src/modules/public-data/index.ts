@@ -23,3 +23,6 @@ export { type BodyKey, type BodyRef, createRetrieval, type DayRange, type NamedP
 
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
 export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';
+
+/** The 2023 ward boundaries from the bundled file, and the ward containing a point (wards.ts). */
+export { parseWardBoundaries, type WardBoundary, wardAt, wardBoundaries } from './wards.ts';
