@@ -14,6 +14,7 @@ import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
+import { webExtrasSurface } from './surfaces/pages/extras-surface.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -95,5 +96,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardSurface(ctx));
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
+  await app.register(webExtrasSurface(ctx));
   return app;
 }

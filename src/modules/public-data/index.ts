@@ -6,16 +6,21 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
 import { createMoneyService } from './service-money.ts';
 import { createSourcesService, type SyncStatus } from './service-sources.ts';
+import { createWardsService } from './service-wards.ts';
 
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
 export * as schemas from './schema.ts';
 
-export type PublicData = ReturnType<typeof createLegislationService> & ReturnType<typeof createMoneyService> & ReturnType<typeof createSourcesService>;
+export type PublicData = ReturnType<typeof createLegislationService> &
+  ReturnType<typeof createMoneyService> &
+  ReturnType<typeof createSourcesService> &
+  ReturnType<typeof createWardsService>;
 
 /** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
 export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
-  return { ...createLegislationService(deps), ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus) };
+  const legislation = createLegislationService(deps);
+  return { ...legislation, ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus), ...createWardsService(legislation.people) };
 }
 
 /** Retrieval for the answers module: look-ups by name, ward, body and date, and ranked passages. */

@@ -104,5 +104,15 @@ export const publicDataOperations = {
   'lobbying.contributions.list': list('lobbying', 'Political contributions lobbyists reported, by lobbyist and receiving official', s.ContributionsQuery, s.Contribution, (pd, q) =>
     pd.lobbying.contributions.list(q),
   ),
+  'wards.locate': op({
+    ...read,
+    summary: 'Which ward a point is in, and its alderperson',
+    description:
+      'Point-in-polygon over the 2023 ward boundaries (City of Chicago data portal). `lat` and `lon` are WGS 84 decimal degrees; a point outside every ward answers `ward: null`. Out-of-range or non-numeric coordinates are refused with 400.',
+    tags: ['people'],
+    input: s.WardsQuery,
+    output: s.WardLocation,
+    run: (pd, _actor, q) => pd.wards.locate(q),
+  }),
   'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) => pd.lobbying.activity.list(q)),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

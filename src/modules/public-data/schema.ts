@@ -8,3 +8,4 @@ export * from './schema-money.ts';
 export * from './schema-people.ts';
 export * from './schema-search.ts';
 export * from './schema-sources.ts';
+export * from './schema-wards.ts';

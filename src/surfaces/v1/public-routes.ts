@@ -16,6 +16,7 @@ export const publicRoutes = [
   route('GET', '/bodies/:id', 'bodies.read'),
   route('GET', '/people', 'people.public.list'),
   route('GET', '/people/:id', 'people.public.read'),
+  route('GET', '/wards', 'wards.locate'),
   route('GET', '/search', 'search.read'),
   route('GET', '/sources', 'sources.read'),
   route('GET', '/money/committees', 'money.committees.list'),
