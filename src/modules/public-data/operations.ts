@@ -52,6 +52,7 @@ export const publicDataOperations = {
   ),
   'bodies.list': list('people', 'The council and its committees', s.BodiesQuery, s.Body, (pd, q) => pd.bodies.list(q)),
   'bodies.read': detail('people', 'One body with its members', 'id', 'Body id.', s.BodyDetail, (pd, id) => pd.bodies.get(id)),
+  'bodies.actions.list': list('people', 'What a body did: its actions on matters, newest first', s.BodyActionsQuery, s.BodyAction, (pd, q) => pd.bodies.actions(q)),
   'people.public.list': list('people', 'Alderpersons (with wards), officials and lobbyists', s.PeopleQuery, s.Person, (pd, q) => pd.people.list(q)),
   'people.public.read': detail('people', 'One public person with terms of office and committee memberships', 'id', 'Person id.', s.PersonDetail, (pd, id) => pd.people.get(id)),
   'search.read': list(

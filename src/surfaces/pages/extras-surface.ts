@@ -6,6 +6,7 @@ import etag from '@fastify/etag';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { usePageErrors } from '../web/errors.ts';
+import { feedsSurface } from '../feeds/index.ts';
 import { wardPages } from './ward-pages.ts';
 
 export function webExtrasSurface(ctx: AppContext) {
@@ -13,5 +14,6 @@ export function webExtrasSurface(ctx: AppContext) {
     await app.register(etag);
     usePageErrors(app);
     await app.register(wardPages(ctx));
+    await app.register(feedsSurface(ctx));
   };
 }

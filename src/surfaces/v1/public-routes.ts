@@ -14,6 +14,7 @@ export const publicRoutes = [
   route('GET', '/meetings/:id', 'meetings.read'),
   route('GET', '/bodies', 'bodies.list'),
   route('GET', '/bodies/:id', 'bodies.read'),
+  route('GET', '/bodies/:id/actions', 'bodies.actions.list'),
   route('GET', '/people', 'people.public.list'),
   route('GET', '/people/:id', 'people.public.read'),
   route('GET', '/wards', 'wards.locate'),
