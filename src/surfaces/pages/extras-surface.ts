@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { usePageErrors } from '../web/errors.ts';
 import { feedsSurface } from '../feeds/index.ts';
+import { guideSurface } from '../guide/index.ts';
 import { wardPages } from './ward-pages.ts';
 
 export function webExtrasSurface(ctx: AppContext) {
@@ -15,5 +16,6 @@ export function webExtrasSurface(ctx: AppContext) {
     usePageErrors(app);
     await app.register(wardPages(ctx));
     await app.register(feedsSurface(ctx));
+    await app.register(guideSurface(ctx));
   };
 }

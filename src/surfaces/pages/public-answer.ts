@@ -25,12 +25,16 @@ export const contentTypes = {
   html: 'text/html; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   atom: 'application/atom+xml; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
   json: 'application/json; charset=utf-8',
 } satisfies Record<Representation, string>;
 
-function publicHeaders(reply: FastifyReply, representation: Representation): void {
+function publicHeaders(reply: FastifyReply, type: string): void {
   reply.header('Cache-Control', PUBLIC_CACHE).header('X-Content-Type-Options', 'nosniff');
-  if (representation === 'html') reply.header('Content-Security-Policy', PAGE_CSP).header('X-Frame-Options', 'DENY');
+  if (!type.startsWith('text/html')) return;
+  // A page that needs its own policy (the API docs' viewer) sets it first.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', PAGE_CSP);
+  reply.header('X-Frame-Options', 'DENY');
 }
 
 /**
@@ -45,7 +49,7 @@ export async function sendKept(
   make: () => Promise<string>,
 ): Promise<FastifyReply> {
   const cache = responseCacheFor(ctx.caches.publicData);
-  publicHeaders(reply, representation);
+  publicHeaders(reply, contentTypes[representation]);
   if (cache.send(request, reply, representation)) return reply;
   cache.begin(request, representation);
   const body = await make();
@@ -54,8 +58,8 @@ export async function sendKept(
   return reply.send(body);
 }
 
-/** Answers that are not kept (made from code, or small): the same headers. */
-export function sendOpen(reply: FastifyReply, representation: Representation, body: string, type: string = contentTypes[representation]): FastifyReply {
-  publicHeaders(reply, representation);
+/** Answers that are not kept (made from code alone): the same headers. */
+export function sendOpen(reply: FastifyReply, type: string, body: string): FastifyReply {
+  publicHeaders(reply, type);
   return reply.status(200).type(type).send(body);
 }
