@@ -14,7 +14,7 @@ import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
-import { pageNames, pageTargets } from './pages.ts';
+import { pageNames, pageTargets, warmPages } from './pages.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, startChild } from './servers.ts';
@@ -140,6 +140,7 @@ async function main(): Promise<number> {
   if (refused.status !== 401) throw new Error(`the service answered ${refused.status} without a credential; expected 401`);
 
   for (const t of targets) await check(t.target, t.expect);
+  await warmPages(service.url, data.records);
   const pass = async (connections: number): Promise<Measurement[]> => {
     const results: Measurement[] = [];
     for (const t of targets) {

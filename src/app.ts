@@ -15,6 +15,7 @@ import { a2aSurface } from './surfaces/a2a/index.ts';
 import { pagesSurface } from './surfaces/pages/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
+import { webExtrasSurface } from './surfaces/pages/extras-surface.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardSurface(ctx));
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
+  await app.register(webExtrasSurface(ctx));
   await app.register(pagesSurface(ctx));
   return app;
 }

@@ -7,6 +7,7 @@ import { createLegislationService } from './service.ts';
 import { createMoneyService } from './service-money.ts';
 import { createRecordService } from './service-record.ts';
 import { createSourcesService, type SyncStatus } from './service-sources.ts';
+import { createWardsService } from './service-wards.ts';
 
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
@@ -15,11 +16,19 @@ export * as schemas from './schema.ts';
 export type PublicData = ReturnType<typeof createLegislationService> &
   ReturnType<typeof createMoneyService> &
   ReturnType<typeof createSourcesService> &
+  ReturnType<typeof createWardsService> &
   ReturnType<typeof createRecordService>;
 
 /** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
 export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
-  return { ...createLegislationService(deps), ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus), ...createRecordService(deps) };
+  const legislation = createLegislationService(deps);
+  return {
+    ...legislation,
+    ...createMoneyService(deps),
+    ...createSourcesService(deps, options.syncStatus),
+    ...createWardsService(legislation.people),
+    ...createRecordService(deps),
+  };
 }
 
 /** Retrieval for the answers module: look-ups by name, ward, body and date, and ranked passages. */
@@ -27,3 +36,6 @@ export { type BodyKey, type BodyRef, createRetrieval, type DayRange, type NamedP
 
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
 export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';
+
+/** The 2023 ward boundaries from the bundled file, and the ward containing a point (wards.ts). */
+export { parseWardBoundaries, type WardBoundary, wardAt, wardBoundaries } from './wards.ts';

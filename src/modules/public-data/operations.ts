@@ -52,6 +52,7 @@ export const publicDataOperations = {
   ),
   'bodies.list': list('people', 'The council and its committees', s.BodiesQuery, s.Body, (pd, q) => pd.bodies.list(q)),
   'bodies.read': detail('people', 'One body with its members', 'id', 'Body id.', s.BodyDetail, (pd, id) => pd.bodies.get(id)),
+  'bodies.actions.list': list('people', 'What a body did: its actions on matters, newest first', s.BodyActionsQuery, s.BodyAction, (pd, q) => pd.bodies.actions(q)),
   'people.public.list': list('people', 'Alderpersons (with wards), officials and lobbyists', s.PeopleQuery, s.Person, (pd, q) => pd.people.list(q)),
   'people.public.read': detail('people', 'One public person with terms of office and committee memberships', 'id', 'Person id.', s.PersonDetail, (pd, id) => pd.people.get(id)),
   'search.read': list(
@@ -120,6 +121,16 @@ export const publicDataOperations = {
     input: s.ContributorsQuery,
     output: s.Contributors,
     run: (pd, _actor, q) => pd.topContributors(q),
+  }),
+  'wards.locate': op({
+    ...read,
+    summary: 'Which ward a point is in, and its alderperson',
+    description:
+      'Point-in-polygon over the 2023 ward boundaries (City of Chicago data portal). `lat` and `lon` are WGS 84 decimal degrees; a point outside every ward answers `ward: null`. Out-of-range or non-numeric coordinates are refused with 400.',
+    tags: ['people'],
+    input: s.WardsQuery,
+    output: s.WardLocation,
+    run: (pd, _actor, q) => pd.wards.locate(q),
   }),
   'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) => pd.lobbying.activity.list(q)),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

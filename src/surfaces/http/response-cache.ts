@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 /** The formats an answer is kept in; each has its own entries. */
-export type Representation = 'json' | 'html' | 'markdown' | 'atom';
+export type Representation = 'json' | 'html' | 'markdown' | 'atom' | 'xml';
 
 interface Kept {
   body: string;

@@ -8,7 +8,13 @@ import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
 import { pick } from './query.ts';
 
-type RollCallDetail = OperationOutput<'roll-calls.read'>;
+type RollCall = OperationOutput<'roll-calls.list'>['data'][number];
+interface VoteRow {
+  personId: string;
+  name: string;
+  ward: number | null;
+  value: string;
+}
 
 const matterLink = (m: { recordNumber: string; title?: string }, withTitle = false): Link =>
   link(withTitle && m.title ? `${m.recordNumber}: ${m.title}` : m.recordNumber, `/matters/${encodeURIComponent(m.recordNumber)}`);
@@ -24,10 +30,10 @@ const tallyNames = [
   ['risingVote', 'Rising vote'],
 ] as const;
 
-export const tallyLine = (t: RollCallDetail['tallies']) => `${t.yea}–${t.nay}`;
+export const tallyLine = (t: RollCall['tallies']) => `${t.yea}–${t.nay}`;
 
 /** A roll call drawn as a chart of its tallies and tabled with every person's vote. */
-export function rollCallBlocks(rc: RollCallDetail): Block[] {
+export function rollCallBlocks(rc: RollCall, votes: readonly VoteRow[]): Block[] {
   const bars = tallyNames.filter(([k]) => rc.tallies[k] > 0).map(([k, label]) => ({ label, value: rc.tallies[k] }));
   return [
     paragraph([`${day(rc.date)} · ${rc.actionName}${rc.result && rc.result !== rc.actionName ? ` (${rc.result})` : ''} · ${tallyLine(rc.tallies)} · `, link('Roll call page', `/roll-calls/${encodeURIComponent(rc.id)}`)]),
@@ -35,20 +41,39 @@ export function rollCallBlocks(rc: RollCallDetail): Block[] {
     table(
       `Every vote, ${day(rc.date)}`,
       ['Alderperson', 'Ward', 'Vote'],
-      rc.votes.map((v) => [personLink(v), v.ward === null ? '—' : String(v.ward), v.value]),
+      votes.map((v) => [personLink(v), v.ward === null ? '—' : String(v.ward), v.value]),
       'No individual votes were recorded.',
       [1],
     ),
   ];
 }
 
+/** Every vote on a matter, by roll call, in ward order (one query a page of 200 votes). */
+async function votesOf(read: Reader, record: string): Promise<Map<string, VoteRow[]>> {
+  const byRollCall = new Map<string, VoteRow[]>();
+  let cursor: string | undefined;
+  do {
+    const page = await read('votes.list', { matter: record, limit: 200, ...(cursor ? { cursor } : {}) });
+    for (const v of page.data) {
+      const list = byRollCall.get(v.rollCallId) ?? [];
+      list.push({ personId: v.personId, name: v.personName, ward: v.ward, value: v.value });
+      byRollCall.set(v.rollCallId, list);
+    }
+    cursor = page.meta.nextCursor ?? undefined;
+  } while (cursor);
+  for (const list of byRollCall.values()) list.sort((a, b) => (a.ward ?? 99) - (b.ward ?? 99) || a.name.localeCompare(b.name));
+  return byRollCall;
+}
+
 async function matterPage(read: Reader, record: string): Promise<PageModel> {
-  const m = await read('matters.read', { record });
-  const [rollCalls, followers, activity] = await Promise.all([
-    Promise.all(m.rollCalls.map((rc) => read('roll-calls.read', { id: rc.id }))),
-    read('followers.count.read', { type: 'legislation', refId: m.recordNumber }),
-    read('lobbying.activity.list', { q: m.recordNumber, limit: 50 }),
+  // One round trip in parallel: each read takes the record number as asked (any letter case).
+  const [m, votes, followers, activity] = await Promise.all([
+    read('matters.read', { record }),
+    votesOf(read, record),
+    read('followers.count.read', { type: 'legislation', refId: record }),
+    read('lobbying.activity.list', { q: record, limit: 50 }),
   ]);
+  const rollCalls = m.rollCalls;
   const bodyName = m.actions.find((a) => a.bodyId === m.controllingBodyId)?.bodyName ?? m.controllingBodyId;
   const meetings = new Map<string, { date: string | null; body: string | null }>();
   for (const a of m.actions) if (a.meetingId && !meetings.has(a.meetingId)) meetings.set(a.meetingId, { date: a.date, body: a.bodyName });
@@ -87,7 +112,12 @@ async function matterPage(read: Reader, record: string): Promise<PageModel> {
           : paragraph('No actions recorded yet.'),
       ]),
       section('Sponsors', [table('Sponsors and co-sponsors', ['Name', 'Role'], m.sponsors.map((s) => [personLink(s), s.role.replace('_', ' ')]), 'No sponsors recorded.')]),
-      section('Roll calls', rollCalls.length ? rollCalls.flatMap((rc) => [section(`${rc.actionName}, ${day(rc.date)}: ${tallyLine(rc.tallies)}`, rollCallBlocks(rc))]) : [paragraph('No roll calls on this matter.')]),
+      section(
+        'Roll calls',
+        rollCalls.length
+          ? rollCalls.map((rc) => section(`${rc.actionName}, ${day(rc.date)}: ${tallyLine(rc.tallies)}`, rollCallBlocks(rc, votes.get(rc.id) ?? [])))
+          : [paragraph('No roll calls on this matter.')],
+      ),
       section('Meetings where it came up', [
         meetings.size
           ? list([...meetings].map(([id, x]) => [link(`${day(x.date)}${x.body ? ` · ${x.body}` : ''}`, `/meetings/${encodeURIComponent(id)}`)]))
@@ -139,7 +169,7 @@ async function rollCallPage(read: Reader, id: string): Promise<PageModel> {
         ['Result', rc.result],
         ['Meeting', rc.meetingId ? link('the meeting', `/meetings/${encodeURIComponent(rc.meetingId)}`) : null],
       ]),
-      ...rollCallBlocks(rc),
+      ...rollCallBlocks(rc, rc.votes),
     ],
   };
 }
