@@ -45,6 +45,7 @@ test('the home page: what the service is, latest meetings, new legislation, roll
   const matters = (await site.read('matters.list', { limit: 8, sort: '-introduced' })).data;
   const { html, md } = await both('/', ['Council Tracker follows the Chicago City Council', meetings[0].bodyName, matters[0].recordNumber, 'Freshness of the sources', 'llms.txt']);
   assert.match(html, /<form method="get" action="\/search" role="search"/);
+  assert.equal((html.match(/<a href="\/people\/[^"]+" aria-label="Ward \d+: Ald\./g) ?? []).length, 50, 'the ward map links 50 alderpersons');
   assert.match(html, /<a class="skip" href="#main">Skip to content<\/a>/);
   assert.match(html, /<meta property="og:title" content="Chicago City Council, in the open">/);
   assert.match(html, /<meta name="description" content="[^"]+">/);
@@ -73,9 +74,10 @@ test('the HTML page and its Markdown variant link the same records (one view mod
   for (const path of [`/matters/${site.records.matter}`, `/people/${site.records.person}`, `/meetings/${site.records.meeting}`]) {
     const html = (await site.get(path)).body;
     const md = (await site.get(`${path}.md`)).body;
-    const main = html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+    // The ward map is an HTML figure; the Markdown variant links the wards page in its place.
+    const main = html.slice(html.indexOf('<main'), html.indexOf('</main>')).replace(/<figure class="ward-map"[\s\S]*?<\/figure>/, '');
     const htmlLinks = new Set([...main.matchAll(/href="([^"]+)"/g)].map((x) => htmlText(x[1]!)).map((h) => (h.startsWith('/') ? `${site.base}${h}` : h)));
-    const body = md.slice(md.indexOf('\n\n', md.indexOf('- Web page')));
+    const body = md.slice(md.indexOf('\n\n', md.indexOf('- Web page'))).replace(/^Ward map: .*$/m, '');
     const mdLinks = new Set([...body.matchAll(/\]\(<([^>]+)>\)/g)].map((x) => x[1]!));
     assert.deepEqual([...mdLinks].sort(), [...htmlLinks].sort(), path);
   }
@@ -104,6 +106,9 @@ test('an alderperson: ward, terms, committees, voting record with attendance and
   ]);
   assert.ok(record.votes.total > 0, 'the sample alderperson voted');
   assert.match(html, /href="\/wards\/\d+"/);
+  // The ward map, the person's ward highlighted, each ward linking to its alderperson.
+  assert.match(html, /<figure class="ward-map"/);
+  assert.match(html, new RegExp(`<a href="/people/${id}" aria-label="Ward ${p.ward}: Ald\\. [^"]+" aria-current="page">`));
   assert.match(html, new RegExp(`<link rel="alternate" type="application/atom\\+xml" href="/feeds/people/${id}/votes.atom"`));
 });
 

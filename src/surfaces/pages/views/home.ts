@@ -5,16 +5,18 @@ import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
 import { tallyLine } from './matters.ts';
 import { meetingLink } from './meetings.ts';
+import { wardFigure } from './ward-figure.ts';
 
 const enc = encodeURIComponent;
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');
 
 async function homePage(read: Reader): Promise<PageModel> {
-  const [meetings, matters, rollCalls, sources] = await Promise.all([
+  const [meetings, matters, rollCalls, sources, map] = await Promise.all([
     read('meetings.list', { limit: 8, sort: '-date' }),
     read('matters.list', { limit: 8, sort: '-introduced' }),
     read('roll-calls.list', { limit: 8, sort: '-date' }),
     read('sources.read', {}),
+    wardFigure(read),
   ]);
   return {
     title: 'Chicago City Council, in the open',
@@ -22,6 +24,7 @@ async function homePage(read: Reader): Promise<PageModel> {
     path: '/',
     updatedAt: latest(...meetings.data.map((m) => m.updatedAt), ...matters.data.map((m) => m.updatedAt), ...rollCalls.data.map((r) => r.updatedAt)),
     feeds: [feeds.legislation, feeds.meetings],
+    figure: map,
     blocks: [
       paragraph(
         'Council Tracker follows the Chicago City Council and publishes its public record: legislation, roll-call votes, meetings, alderpersons, campaign money and lobbying, from the City Clerk, the Board of Ethics and the Illinois State Board of Elections.',

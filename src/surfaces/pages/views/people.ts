@@ -7,6 +7,7 @@ import { money } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
 import { pick } from './query.ts';
+import { wardFigure } from './ward-figure.ts';
 
 const kindLabel = { alderperson: 'Alderperson', official: 'Official', lobbyist: 'Lobbyist' } as const;
 const enc = encodeURIComponent;
@@ -29,13 +30,14 @@ async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
 
 async function personPage(read: Reader, id: string): Promise<PageModel> {
   const p = await read('people.public.read', { id });
-  const [record, votes, sponsored, activity, contributions, moneyPart] = await Promise.all([
+  const [record, votes, sponsored, activity, contributions, moneyPart, map] = await Promise.all([
     read('people.public.record.read', { id }),
     read('votes.list', { person: id, limit: 25 }),
     read('matters.list', { sponsor: id, limit: 25 }),
     read('lobbying.activity.list', { official: id, limit: 25 }),
     read('lobbying.contributions.list', { official: id, limit: 25 }),
     p.kind === 'alderperson' ? moneyBlocks(read, id) : Promise.resolve([]),
+    p.kind === 'alderperson' ? wardFigure(read, p.ward) : Promise.resolve(undefined),
   ]);
   const v = record.votes;
   const label = kindLabel[p.kind];
@@ -46,6 +48,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
     path: `/people/${enc(p.id)}`,
     updatedAt: latest(p.updatedAt, ...votes.data.map((x) => x.updatedAt), ...sponsored.data.map((m) => m.updatedAt)),
     feeds: [feeds.personVotes(p.id, p.name)],
+    ...(map ? { figure: map } : {}),
     blocks: [
       paragraph(`${label}${p.current ? '' : ' (former)'}${p.ward === null ? '' : ` of Ward ${p.ward}`}${p.organization ? `, ${p.organization}` : ''}.`),
       facts([
