@@ -1,6 +1,6 @@
 // The home page: what the service is, the latest meetings, newly introduced legislation, recent
 // roll calls, each source's freshness, search, sign in, and links for developers and agents.
-import { chicagoTime, day, latest, link, list, type PageModel, paragraph, section, table } from '../model.ts';
+import { day, latest, link, list, type PageModel, paragraph, section, table } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
 import { tallyLine } from './matters.ts';
