@@ -212,3 +212,20 @@ test('query parameters fuzzed: every answer is 200 or 400, never a server error'
     assert.ok(r.status === 200 || r.status === 400, `${path} → ${r.status}: ${r.body.slice(0, 300)}`);
   }
 });
+
+test('the feeds a page links with <link rel="alternate"> answer Atom', async () => {
+  const paths = ['/', `/matters/${site.records.matter}`, `/people/${site.records.person}`, `/bodies/${site.records.body}`, `/meetings/${site.records.meeting}`, '/search?q=parking'];
+  const feeds = new Set<string>();
+  for (const path of paths) {
+    const html = (await site.get(path)).body;
+    const found = [...html.matchAll(/<link rel="alternate" type="application\/atom\+xml" href="([^"]+)"/g)].map((m) => htmlText(m[1]!));
+    assert.ok(found.length > 0, `${path} links no feed`);
+    for (const f of found) feeds.add(f);
+  }
+  for (const feed of feeds) {
+    const r = await site.get(feed);
+    assert.equal(r.status, 200, `${feed}: ${r.body.slice(0, 200)}`);
+    assert.match(r.type, /^application\/atom\+xml/, feed);
+    assert.match(r.body, /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/, feed);
+  }
+});
