@@ -14,7 +14,7 @@ const app = createFastify(ctx);
 app.get('/health', async () => ({ status: 'ok' }));
 await app.register(
   async (scope) => {
-    scope.setErrorHandler(async (error, request, reply) => sendPageError(request, reply, error));
+    scope.setErrorHandler(async (error, request, reply) => sendPageError(request, reply, error, ctx.config.baseUrl));
     registerPage(scope, ctx, { ...def, keep: false });
   },
   { prefix: '/db' },

@@ -21,7 +21,7 @@ export const pageOperations: readonly OperationId[] = ['people.public.record.rea
 
 export function pagesSurface(ctx: AppContext) {
   return async function pages(app: FastifyInstance): Promise<void> {
-    app.setErrorHandler(async (error, request, reply) => sendPageError(request, reply, error));
+    app.setErrorHandler(async (error, request, reply) => sendPageError(request, reply, error, ctx.config.baseUrl));
     for (const def of pageDefs) registerPage(app, ctx, def);
   };
 }

@@ -44,7 +44,7 @@ export function readerFor(ctx: AppContext): Reader {
 }
 
 /** The HTML or Markdown error answer of a page path; errors are never stored (no-store). */
-export function sendPageError(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<FastifyReply> | FastifyReply {
+export function sendPageError(request: FastifyRequest, reply: FastifyReply, error: unknown, baseUrl: string): Promise<FastifyReply> | FastifyReply {
   const err = normalizeError(error);
   if (err.status >= 500) request.log.error({ err: error }, 'page failed');
   if (!isMarkdown(request)) return sendErrorPage(request, reply, err);
@@ -54,7 +54,7 @@ export function sendPageError(request: FastifyRequest, reply: FastifyReply, erro
     .type('text/markdown; charset=utf-8')
     .header('Cache-Control', 'no-store')
     .header('X-Content-Type-Options', 'nosniff')
-    .send(`# ${errorTitle(err.status)}\n\n${err.message.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`)}\n\nHome: <${request.protocol}://${request.host}/index.md>\n`);
+    .send(`# ${errorTitle(err.status)}\n\n${err.message.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`)}\n\nHome: <${baseUrl.replace(/\/$/, '')}/index.md>\n`);
 }
 
 export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef): void {

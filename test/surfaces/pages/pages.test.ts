@@ -163,6 +163,7 @@ test('unknown records are a real 404 page, in HTML and in Markdown, never stored
     assert.equal(md.status, 404, `${path}.md`);
     assert.equal(md.type, 'text/markdown; charset=utf-8');
     assert.match(md.body, /^# Not found\n/);
+    assert.ok(md.body.includes(`<${site.base}/index.md>`), 'the way back is absolute from BASE_URL');
   }
 });
 
