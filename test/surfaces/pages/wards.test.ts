@@ -137,7 +137,7 @@ test('in a browser the ward pages pass an axe-core audit with no serious or crit
     for (const path of ['/wards', '/wards/42', '/wards?lat=41.88365&lon=-87.63197']) {
       await tab.goto(`${s.url}${path}`);
       await tab.addScriptTag({ content: axeSource });
-      const result = await tab.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
+      const result = await tab.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
       const bad = result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.length}`);
       assert.deepEqual(bad, [], path);
       mkdirSync(SHOTS, { recursive: true });
@@ -146,11 +146,11 @@ test('in a browser the ward pages pass an axe-core audit with no serious or crit
     // Keyboard: the skip link comes first, then the site links, then the wards in order.
     await tab.goto(`${s.url}/wards`);
     await tab.keyboard.press('Tab');
-    assert.equal(await tab.evaluate(() => document.activeElement?.textContent), 'Skip to the content');
+    assert.equal(await tab.evaluate(() => (globalThis as any).document.activeElement?.textContent), 'Skip to the content');
     let label: string | null = null;
     for (let i = 0; i < 10 && !label?.startsWith('Ward 1:'); i++) {
       await tab.keyboard.press('Tab');
-      label = await tab.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+      label = await tab.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label') ?? null);
     }
     assert.match(label ?? '', /^Ward 1: Ald\. /);
     await tab.keyboard.press('Enter');
