@@ -6,8 +6,8 @@
 import { html } from 'hono/html';
 import simplify from 'simplify-js';
 import type { AppContext } from '../../context.ts';
-import { visitor } from '../../kernel/actor.ts';
 import { type WardBoundary, wardBoundaries } from '../../modules/public-data/index.ts';
+import { performAsVisitor } from './public-answer.ts';
 
 type Html = ReturnType<typeof html>;
 
@@ -81,12 +81,8 @@ const outlines = (): Projected => {
 
 /** The current alderperson of each ward, performed as a website visitor (never counted). */
 export async function wardMembers(ctx: Pick<AppContext, 'operations'>): Promise<WardMember[]> {
-  const { result } = await ctx.operations.perform(visitor, 'people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200 }, {
-    call: { surface: 'web' },
-    count: false,
-  });
-  const people = (result as { data: { id: string; name: string; ward: number | null }[] }).data;
-  return people.flatMap((p) => (p.ward === null ? [] : [{ ward: p.ward, personId: p.id, name: p.name }]));
+  const { data } = await performAsVisitor(ctx, 'people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200 });
+  return data.flatMap((p) => (p.ward === null ? [] : [{ ward: p.ward, personId: p.id, name: p.name }]));
 }
 
 function wardLabel(ward: number, member: WardMember | undefined): string {

@@ -124,7 +124,16 @@ export function wardPages(ctx: AppContext) {
         ward === null ? 'Map of Chicago’s 50 wards and their alderpersons; find the ward of any point.' : `Chicago’s ward ${ward}${alder ? `, represented by Ald. ${alder.name}` : ''}.`;
       return String(
         await shell(
-          { title, description, path, baseUrl, alternates: [{ type: 'text/markdown', href: `${path}.md`, title: `${title} as Markdown` }] },
+          {
+            title,
+            description,
+            path,
+            baseUrl,
+            alternates: [
+              { type: 'text/markdown', href: `${path}.md`, title: `${title} as Markdown` },
+              ...(alder ? [{ type: 'application/atom+xml', href: `/feeds/people/${encodeURIComponent(alder.personId)}/votes.atom`, title: `Votes of Ald. ${alder.name}` }] : []),
+            ],
+          },
           wardsHtml(view),
         ),
       );

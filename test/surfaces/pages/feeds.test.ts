@@ -138,3 +138,26 @@ test('unknown records are 404 and bad parameters 400, as pages', async () => {
     assert.notEqual(res.headers.get('cache-control'), 'public, max-age=300', path);
   }
 });
+
+test('GET /api/v1/bodies/{id}/actions pages through a body’s actions by cursor, filters by date, and refuses unknown bodies', async () => {
+  const { data: bodies } = await api('/bodies?q=Zoning&limit=5');
+  const body = bodies.find((b: any) => b.name.includes('Zoning'));
+  const whole = await api(`/bodies/${body.id}/actions?limit=200`);
+  assert.ok(whole.data.length > 3);
+  const paged: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const got: any = await api(`/bodies/${body.id}/actions?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    paged.push(...got.data);
+    cursor = got.meta.nextCursor;
+  } while (cursor);
+  assert.deepEqual(paged, whole.data);
+  const day = whole.data.find((a: any) => a.date !== null).date;
+  const sameDay = await api(`/bodies/${body.id}/actions?from=${day}&to=${day}`);
+  assert.ok(sameDay.data.length > 0 && sameDay.data.every((a: any) => a.date === day));
+  for (const a of whole.data) assert.ok(a.matter.recordNumber && a.matter.title && a.updatedAt);
+  const missing = await fetch(`${s.url}/api/v1/bodies/no-such-body/actions`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(missing.status, 404);
+  const backwards = await fetch(`${s.url}/api/v1/bodies/${body.id}/actions?from=2026-02-01&to=2026-01-01`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(backwards.status, 400);
+});

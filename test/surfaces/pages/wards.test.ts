@@ -2,9 +2,16 @@
 // bad coordinates → 400, no credential → 401), the ward pages and their Markdown variants, the map
 // (each ward a link to its alderperson, titles, a table), and the form on the page.
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { readerKey } from '../../helpers/service.ts';
 import { type SampleService, startSampleService } from './sample-service.ts';
+
+/** Screenshots of the pages, kept as CI artefacts (SCREENSHOTS_DIR), else in the temporary directory. */
+const SHOTS = process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'council-screenshots');
 
 let s: SampleService;
 let key: string;
@@ -88,6 +95,7 @@ test('/wards/42 and its Markdown variant name the ward’s alderperson; unknown 
   assert.match(page, /<title>Ward 42 · Council Tracker<\/title>/);
   assert.ok(page.includes(`href="/people/${encodeURIComponent(alder.id)}" aria-label="Ward 42: Ald.`));
   assert.match(page, /aria-current="page"/);
+  assert.ok(page.includes(`<link rel="alternate" type="application/atom+xml" href="/feeds/people/${encodeURIComponent(alder.id)}/votes.atom"`));
   const md = await s.get('/wards/42.md');
   assert.equal(md.status, 200);
   assert.equal(md.headers.get('content-type'), 'text/markdown; charset=utf-8');
@@ -116,5 +124,38 @@ test('the form on the ward page answers with the ward of the coordinates, and re
     const bad = await s.get(`/wards${q}`);
     assert.equal(bad.status, 400, q);
     assert.match(await bad.text(), /class="error"/);
+  }
+});
+
+test('in a browser the ward pages pass an axe-core audit with no serious or critical violations, and the map is usable by keyboard', async () => {
+  const { chromium } = await import('playwright-core');
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  try {
+    // The audit script is injected: the pages' CSP (no script at all) is bypassed for it alone.
+    const tab = await (await browser.newContext({ bypassCSP: true })).newPage();
+    for (const path of ['/wards', '/wards/42', '/wards?lat=41.88365&lon=-87.63197']) {
+      await tab.goto(`${s.url}${path}`);
+      await tab.addScriptTag({ content: axeSource });
+      const result = await tab.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+      const bad = result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.length}`);
+      assert.deepEqual(bad, [], path);
+      mkdirSync(SHOTS, { recursive: true });
+      await tab.screenshot({ path: `${SHOTS}/wards${path.replace(/[^a-z0-9]+/gi, '-')}.png`, fullPage: true });
+    }
+    // Keyboard: the skip link comes first, then the site links, then the wards in order.
+    await tab.goto(`${s.url}/wards`);
+    await tab.keyboard.press('Tab');
+    assert.equal(await tab.evaluate(() => (globalThis as any).document.activeElement?.textContent), 'Skip to the content');
+    let label: string | null = null;
+    for (let i = 0; i < 10 && !label?.startsWith('Ward 1:'); i++) {
+      await tab.keyboard.press('Tab');
+      label = await tab.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label') ?? null);
+    }
+    assert.match(label ?? '', /^Ward 1: Ald\. /);
+    await tab.keyboard.press('Enter');
+    await tab.waitForURL(/\/people\//);
+  } finally {
+    await browser.close();
   }
 });
