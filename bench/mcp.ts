@@ -11,13 +11,16 @@ const envelope = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+/** The measurement's name, by which the run finds it among the others. */
+export const mcpDetailName = 'MCP tools/call matters_read';
+
 export function mcpDetailTarget(url: string, auth: Record<string, string>, records: string[]): { target: Target; expect: (b: any) => boolean } {
   const bodies = records.map((record, id) =>
     JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'matters_read', arguments: { record }, _meta: envelope } }),
   );
   return {
     target: {
-      name: 'MCP tools/call matters_read',
+      name: mcpDetailName,
       url,
       paths: ['/mcp'],
       // The 2026-07-28 routing headers repeat the body's method and tool name.

@@ -14,8 +14,9 @@ import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { compareWithPostGraphile } from './graphql.ts';
-import { mcpDetailTarget } from './mcp.ts';
+import { mcpDetailName, mcpDetailTarget } from './mcp.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
+import { pageNames, pageTargets, warmPages } from './pages.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, startChild } from './servers.ts';
@@ -66,7 +67,13 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
   const path = target.paths[0]!;
   const post = target.bodies ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } } : { headers: target.headers ?? {} };
   const res = await fetch(`${target.url}${path}`, { ...post, signal: AbortSignal.timeout(30_000) });
-  const body = await res.json().catch(() => null);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // A page (HTML or Markdown): checked as text.
+  }
   if (res.status !== 200 || !expect(body)) {
     throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
@@ -92,6 +99,8 @@ async function main(): Promise<number> {
   children.push(ceiling);
   const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
   children.push(unguarded);
+  const pagesServer = await startChild('pages', ['bench/pages-server.ts'], serviceEnv, '/health');
+  children.push(pagesServer);
 
   const auth = { authorization: `Bearer ${key}` };
   const detailPaths = data.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`);
@@ -132,6 +141,7 @@ async function main(): Promise<number> {
     },
     ...answerTargets(service.url, auth, answers),
     mcpDetailTarget(service.url, auth, data.records),
+    ...pageTargets(service.url, pagesServer.url, data.records),
   ];
 
   // The guard is really on: the same request without the key is refused.
@@ -139,6 +149,7 @@ async function main(): Promise<number> {
   if (refused.status !== 401) throw new Error(`the service answered ${refused.status} without a credential; expected 401`);
 
   for (const t of targets) await check(t.target, t.expect);
+  await warmPages(service.url, data.records);
   const pass = async (connections: number): Promise<Measurement[]> => {
     const results: Measurement[] = [];
     for (const t of targets) {
@@ -174,7 +185,8 @@ async function main(): Promise<number> {
   }
   const failed = [...latency, ...load, ...(graphql ? [graphql.service, graphql.postgraphile] : [])].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
-  const mcpOverheadP50 = latency.at(-1)!.p50 - detailAlone.p50;
+  const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
+  const mcpOverheadP50 = byName(latency, mcpDetailName).p50 - detailAlone.p50;
   return report({
     routes,
     authOverheadP50,
@@ -185,6 +197,8 @@ async function main(): Promise<number> {
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
       mcpDetailWithin1msP50OfRest: mcpOverheadP50 <= 1,
+      matterPageAtLeastHalfCeiling: byName(load, pageNames.html).rps / ceil.rps >= 0.5 && byName(load, pageNames.markdown).rps / ceil.rps >= 0.5,
+      matterPageFromDatabaseP99AtMost25ms: byName(latency, pageNames.database).p99 <= 25,
       // Within the run's noise (0.05 ms or 10 % at p50, 10 % of throughput) of the same route with a key.
       oauthTokenCostsNoMoreThanKey: oauthAlone.p50 <= detailAlone.p50 + Math.max(0.05, detailAlone.p50 * 0.1) && oauthLoaded.rps >= detail.rps * 0.9,
       ...(graphql ? { graphqlAtLeastPostGraphile: graphql.ratio >= 1 } : {}),

@@ -16,8 +16,10 @@ import { agentSurface } from './surfaces/agent/index.ts';
 import { mcpSurface } from './surfaces/mcp/index.ts';
 import { oauthSurface } from './surfaces/oauth/index.ts';
 import { graphqlSurface } from './surfaces/graphql/index.ts';
+import { pagesSurface } from './surfaces/pages/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
+import { webExtrasSurface } from './surfaces/pages/extras-surface.ts';
 import { wellKnownSurface } from './surfaces/wellknown/index.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -103,5 +105,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(mcpSurface(ctx));
   await app.register(oauthSurface(ctx));
   await app.register(graphqlSurface(ctx));
+  await app.register(webExtrasSurface(ctx));
+  await app.register(pagesSurface(ctx));
   return app;
 }

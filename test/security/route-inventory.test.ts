@@ -10,6 +10,7 @@ import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { graphqlOperations } from '../../src/surfaces/graphql/resolvers.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { createToolbox } from '../../src/surfaces/mcp/tools.ts';
+import { pageOperations } from '../../src/surfaces/pages/index.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { createFastify } from '../../src/app.ts';
@@ -32,6 +33,7 @@ function bindings(): Map<string, string[]> {
   const add = (id: string, by: string) => where.set(id, [...(where.get(id) ?? []), by]);
   for (const row of rows) add(row.operationId, row.name);
   for (const id of dashboardOperations) add(id, 'dashboard');
+  for (const id of pageOperations) add(id, 'pages');
   for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
   for (const id of graphqlOperations) add(id, 'graphql');
   for (const tool of createToolbox(catalogue).all) add(tool.operation.id, `mcp ${tool.name}`);

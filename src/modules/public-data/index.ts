@@ -6,7 +6,9 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
 import { createBatchService } from './service-batch.ts';
 import { createMoneyService } from './service-money.ts';
+import { createRecordService } from './service-record.ts';
 import { createSourcesService, type SyncStatus } from './service-sources.ts';
+import { createWardsService } from './service-wards.ts';
 
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
@@ -15,11 +17,21 @@ export * as schemas from './schema.ts';
 export type PublicData = ReturnType<typeof createLegislationService> &
   ReturnType<typeof createMoneyService> &
   ReturnType<typeof createSourcesService> &
-  ReturnType<typeof createBatchService>;
+  ReturnType<typeof createBatchService> &
+  ReturnType<typeof createWardsService> &
+  ReturnType<typeof createRecordService>;
 
 /** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
 export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
-  return { ...createLegislationService(deps), ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus), ...createBatchService(deps) };
+  const legislation = createLegislationService(deps);
+  return {
+    ...legislation,
+    ...createMoneyService(deps),
+    ...createSourcesService(deps, options.syncStatus),
+    ...createBatchService(deps),
+    ...createWardsService(legislation.people),
+    ...createRecordService(deps),
+  };
 }
 
 /** Retrieval for the answers module: look-ups by name, ward, body and date, and ranked passages. */
@@ -30,3 +42,6 @@ export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTe
 
 /** What happened to a followed matter, person, body or search, as keyed items (for alerts). */
 export { type ChangeFeed, type ChangeItem, createChangeFeed, type FollowedKind } from './changes.ts';
+
+/** The 2023 ward boundaries from the bundled file, and the ward containing a point (wards.ts). */
+export { parseWardBoundaries, type WardBoundary, wardAt, wardBoundaries } from './wards.ts';

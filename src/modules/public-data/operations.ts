@@ -52,6 +52,7 @@ export const publicDataOperations = {
   ),
   'bodies.list': list('people', 'The council and its committees', s.BodiesQuery, s.Body, (pd, q) => pd.bodies.list(q)),
   'bodies.read': detail('people', 'One body with its members', 'id', 'Body id.', s.BodyDetail, (pd, id) => pd.bodies.get(id)),
+  'bodies.actions.list': list('people', 'What a body did: its actions on matters, newest first', s.BodyActionsQuery, s.BodyAction, (pd, q) => pd.bodies.actions(q)),
   'people.public.list': list('people', 'Alderpersons (with wards), officials and lobbyists', s.PeopleQuery, s.Person, (pd, q) => pd.people.list(q)),
   'people.public.read': detail('people', 'One public person with terms of office and committee memberships', 'id', 'Person id.', s.PersonDetail, (pd, id) => pd.people.get(id)),
   'search.read': list(
@@ -104,5 +105,32 @@ export const publicDataOperations = {
   'lobbying.contributions.list': list('lobbying', 'Political contributions lobbyists reported, by lobbyist and receiving official', s.ContributionsQuery, s.Contribution, (pd, q) =>
     pd.lobbying.contributions.list(q),
   ),
+  'people.public.record.read': op({
+    ...read,
+    summary: "A public person's voting record (attendance, agreement with the majority) and how far their sponsored legislation got",
+    description: 'Alignment counts Yea and Nay votes on roll calls whose yeas and nays were not tied: the share on the side with more votes.',
+    tags: ['people'],
+    input: s.PersonRecordQuery,
+    output: s.PersonRecord,
+    run: (pd, _actor, q) => pd.personRecord(q.id),
+  }),
+  'money.contributors.read': op({
+    ...read,
+    summary: "A committee's (or an alderperson's committees') largest contributors by the sum of their receipts",
+    tags: ['money'],
+    input: s.ContributorsQuery,
+    output: s.Contributors,
+    run: (pd, _actor, q) => pd.topContributors(q),
+  }),
+  'wards.locate': op({
+    ...read,
+    summary: 'Which ward a point is in, and its alderperson',
+    description:
+      'Point-in-polygon over the 2023 ward boundaries (City of Chicago data portal). `lat` and `lon` are WGS 84 decimal degrees; a point outside every ward answers `ward: null`. Out-of-range or non-numeric coordinates are refused with 400.',
+    tags: ['people'],
+    input: s.WardsQuery,
+    output: s.WardLocation,
+    run: (pd, _actor, q) => pd.wards.locate(q),
+  }),
   'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) => pd.lobbying.activity.list(q)),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

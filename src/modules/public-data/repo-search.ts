@@ -20,6 +20,7 @@ export interface SearchRow {
   date: string | null;
   path: string;
   rank: number;
+  updatedAt: string;
 }
 
 function branch(type: SearchType, q: string, since: string | undefined): RawBuilder<unknown> {
@@ -31,26 +32,26 @@ function branch(type: SearchType, q: string, since: string | undefined): RawBuil
       // recent RANKED_CANDIDATES matches.
       const exact = recordNumberPattern.test(q.trim()) ? recordEquals('m.record_number', q.trim()) : undefined;
       return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
-        '/matters/' || m.record_number as path, ${rank('m.search', q, exact)} as rank
+        '/matters/' || m.record_number as path, ${rank('m.search', q, exact)} as rank, ${isoTs('m.updated_at')} as "updatedAt"
         from (select * from matters m where ${exact ?? sql`m.search @@ ${tsq}`}${changed('m')}
           order by m.introduction_date desc nulls last, m.id limit ${RANKED_CANDIDATES}) m`;
     }
     case 'person':
       return sql`select 'person' as type, p.id, p.name as title,
-        p.kind || coalesce(', ward ' || p.ward::text, '') as subtitle, null::text as date, '/people/' || p.id as path, ${rank('p.search', q)} as rank
+        p.kind || coalesce(', ward ' || p.ward::text, '') as subtitle, null::text as date, '/people/' || p.id as path, ${rank('p.search', q)} as rank, ${isoTs('p.updated_at')} as "updatedAt"
         from people p where p.search @@ ${tsq} and p.kind in (${sql.join([...publicPersonKinds])})${changed('p')}`;
     case 'meeting':
       return sql`select 'meeting' as type, g.id, g.body_name as title, g.location as subtitle, ${isoTs('g.start_time')} as date,
-        '/meetings/' || g.id as path, ${rank('g.search', q)} as rank from meetings g where g.search @@ ${tsq}${changed('g')}`;
+        '/meetings/' || g.id as path, ${rank('g.search', q)} as rank, ${isoTs('g.updated_at')} as "updatedAt" from meetings g where g.search @@ ${tsq}${changed('g')}`;
     case 'body':
       return sql`select 'body' as type, b.id, b.name as title, b.kind as subtitle, null::text as date, '/bodies/' || b.id as path,
-        ${rank('b.search', q)} as rank from bodies b where b.search @@ ${tsq}${changed('b')}`;
+        ${rank('b.search', q)} as rank, ${isoTs('b.updated_at')} as "updatedAt" from bodies b where b.search @@ ${tsq}${changed('b')}`;
     case 'lobbying_client':
       return sql`select 'lobbying_client' as type, o.id, o.name as title, o.city as subtitle, null::text as date,
-        '/lobbying/clients/' || o.id as path, ${rank('o.search', q)} as rank from lobbying_clients o where o.search @@ ${tsq}${changed('o')}`;
+        '/lobbying/clients/' || o.id as path, ${rank('o.search', q)} as rank, ${isoTs('o.updated_at')} as "updatedAt" from lobbying_clients o where o.search @@ ${tsq}${changed('o')}`;
     case 'lobbying_employer':
       return sql`select 'lobbying_employer' as type, o.id, o.name as title, o.city as subtitle, null::text as date,
-        '/lobbying/employers/' || o.id as path, ${rank('o.search', q)} as rank from lobbying_employers o where o.search @@ ${tsq}${changed('o')}`;
+        '/lobbying/employers/' || o.id as path, ${rank('o.search', q)} as rank, ${isoTs('o.updated_at')} as "updatedAt" from lobbying_employers o where o.search @@ ${tsq}${changed('o')}`;
   }
 }
 

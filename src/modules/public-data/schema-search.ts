@@ -17,6 +17,7 @@ export const SearchResult = Type.Object({
   date: NullableString('Introduction date of a matter, start of a meeting.'),
   path: Type.String({ description: 'Where to read the record in this API, e.g. /matters/O2023-0001234.' }),
   rank: Type.Number({ description: 'Relevance; higher is better.' }),
+  updatedAt: Type.String({ format: 'date-time', description: 'When this record last changed here.' }),
 });
 
 export type SearchInput = Static<typeof SearchQuery>;

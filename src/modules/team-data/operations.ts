@@ -67,6 +67,16 @@ const contacted = (to: boolean) =>
   });
 
 export const teamDataOperations = {
+  'followers.count.read': op({
+    ...reads,
+    tags: ['matters'],
+    access: access.open(),
+    summary: 'How many people and teams follow a record (a count only, never who)',
+    description: 'An unknown record is 404. The public pages show this count.',
+    input: s.FollowerCountQuery,
+    output: s.FollowerCount,
+    run: (td, _actor, input) => td.followerCount(input),
+  }),
   'me.follows.list': me.list,
   'me.follows.create': me.create,
   'me.follows.delete': me.delete,

@@ -76,6 +76,12 @@ export async function findFollowByRef(db: Db, owner: Owner, type: string, refId:
   return whereOwner(db.selectFrom('follows').select('id'), owner).where('type', '=', type as FollowsTable['type']).where('ref_id', '=', refId).executeTakeFirst();
 }
 
+/** How many follows (personal and team) name this record; index follows_ref (migration 0120). */
+export async function countFollowers(db: Db, type: FollowsTable['type'], refId: string): Promise<number> {
+  const row = await db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', type).where('ref_id', '=', refId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deleteFollow(db: Db, owner: Owner, id: string): Promise<boolean> {
   const r = await whereOwner(db.deleteFrom('follows'), owner).where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;

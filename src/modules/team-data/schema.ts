@@ -37,6 +37,16 @@ export const FollowCreate = Type.Object(
   { additionalProperties: false },
 );
 
+export const FollowerCountQuery = Type.Object(
+  { type: Type.Enum([...followTypes]), refId: Id('Record number, person id, body id, or a search query.') },
+  { additionalProperties: false },
+);
+export const FollowerCount = Type.Object({
+  type: Type.Enum([...followTypes]),
+  refId: Type.String({ description: 'The record as follows name it (a record number in its canonical form).' }),
+  count: Type.Integer({ description: 'Personal and team follows of the record; who follows is never shown.' }),
+});
+
 export const subjectTypes = ['matter', 'person', 'meeting', 'body'] as const;
 export const Subject = Type.Object(
   { type: Type.Enum([...subjectTypes]), refId: Id('Record number (matter), person id, meeting id or body id.') },

@@ -59,6 +59,15 @@ export function createFollowsService(kit: Kit) {
   }
 
   return {
+    /**
+     * How many people and teams follow a record: a number only, never who (the public pages show
+     * it). The record is resolved first, so an unknown one is 404 and a record number counts in
+     * its canonical form, as follows store it.
+     */
+    async followerCount(input: FollowInput): Promise<{ type: FollowInput['type']; refId: string; count: number }> {
+      const { refId } = await resolve(input);
+      return { type: input.type, refId, count: await repo.countFollowers(db, input.type, refId) };
+    },
     personalFollows: {
       async list(actor: Actor, input: ListInput): Promise<FollowPage> {
         return list({ accountId: policy.personalAccountOf(actor) }, input);

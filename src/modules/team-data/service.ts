@@ -14,6 +14,7 @@ export function createTeamDataService(kit: Kit) {
   const follows = createFollowsService(kit);
   const positions = createPositionsService(kit);
   return {
+    followerCount: follows.followerCount,
     personalFollows: follows.personalFollows,
     teamFollows: follows.teamFollows,
     notes: createNotesService(kit),

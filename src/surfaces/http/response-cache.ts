@@ -20,15 +20,18 @@ declare module 'fastify' {
     cacheGeneration?: number;
     /** The representation the answer being made is kept as. */
     cacheRepresentation?: Representation;
+    /** Response headers kept with the answer (a page's validators and cache rules). */
+    cacheHeaders?: readonly string[];
   }
 }
 
 /** The formats an answer is kept in; each has its own entries. */
-export type Representation = 'json' | 'html' | 'markdown' | 'atom';
+export type Representation = 'json' | 'html' | 'markdown' | 'atom' | 'xml';
 
 interface Kept {
   body: string;
   type: string;
+  headers?: Record<string, string>;
 }
 
 const keyOf = (representation: Representation, url: string) => `${representation} ${url}`;
@@ -36,10 +39,27 @@ const keyOf = (representation: Representation, url: string) => `${representation
 export interface ResponseCache {
   /** Sends the kept answer in this representation for this request's URL and returns true, or returns false. */
   send(request: FastifyRequest, reply: FastifyReply, representation: Representation): boolean;
-  /** Before making an answer: remembers the generation it is made from and its representation. */
-  begin(request: FastifyRequest, representation: Representation): void;
+  /**
+   * Before making an answer: remembers the generation it is made from and its representation, and
+   * which of its response headers to keep with it (sent again with the kept answer).
+   */
+  begin(request: FastifyRequest, representation: Representation, headers?: readonly string[]): void;
   /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+}
+
+/**
+ * A conditional GET whose validators still match the answer: it is answered 304 without the body.
+ * If-None-Match is compared weakly (RFC 9110 §13.1.2) and, when present, If-Modified-Since is
+ * ignored (§13.1.3); a Last-Modified at or before If-Modified-Since means not modified.
+ */
+export function notModified(request: FastifyRequest, etag: string | undefined, lastModified: string | undefined | null): boolean {
+  const inm = request.headers['if-none-match'];
+  if (inm !== undefined) return etag !== undefined && inm.split(/\s*,\s*/).some((t) => t === '*' || t.replace(/^W\//, '') === etag.replace(/^W\//, ''));
+  const ims = request.headers['if-modified-since'];
+  if (ims === undefined || !lastModified) return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && Date.parse(lastModified) <= since;
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
@@ -62,7 +82,15 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       kept.delete(oldest);
       bytes -= old.body.length;
     }
-    kept.set(key, { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
+    const entry: Kept = { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+    if (request.cacheHeaders) {
+      entry.headers = {};
+      for (const name of request.cacheHeaders) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) entry.headers[name] = String(value);
+      }
+    }
+    kept.set(key, entry);
     bytes += payload.length;
   }
 
@@ -75,12 +103,20 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       // Most recently used goes last; eviction takes from the front.
       answers.entries.delete(key);
       answers.entries.set(key, found);
+      if (found.headers) {
+        reply.headers(found.headers);
+        if (notModified(request, found.headers.etag, found.headers['last-modified'])) {
+          reply.status(304).send();
+          return true;
+        }
+      }
       reply.status(200).type(found.type).send(found.body);
       return true;
     },
-    begin(request, representation) {
+    begin(request, representation, headers) {
       request.cacheGeneration = answers.mark();
       request.cacheRepresentation = representation;
+      if (headers) request.cacheHeaders = headers;
     },
     async onSend(request, reply, payload) {
       keep(request, reply, payload);

@@ -10,7 +10,8 @@ export interface Viewer {
   csrfToken: string;
 }
 
-const style = `
+/** The site's stylesheet (inline: pages load nothing else); the public pages add to it. */
+export const style = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 3rem;color:#1b1b1b}
 header{display:flex;gap:1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #ccc;padding:.5rem 0;margin-bottom:1rem}
 header form{display:inline}

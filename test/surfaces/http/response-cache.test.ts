@@ -12,7 +12,7 @@ test('each representation is kept with its own content type until the public rec
   const cache = createResponseCache(channel);
   const made: string[] = [];
   const app = Fastify();
-  const types: Record<Representation, string> = { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8', markdown: 'text/markdown; charset=utf-8', atom: 'application/atom+xml; charset=utf-8' };
+  const types: Record<Representation, string> = { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8', markdown: 'text/markdown; charset=utf-8', atom: 'application/atom+xml; charset=utf-8', xml: 'application/xml; charset=utf-8' };
   for (const representation of Object.keys(types) as Representation[]) {
     app.get(`/${representation}/*`, { onSend: cache.onSend }, async (request, reply) => {
       if (cache.send(request, reply, representation)) return reply;
@@ -30,7 +30,7 @@ test('each representation is kept with its own content type until the public rec
     assert.equal(again.body, first.body);
     assert.equal(again.headers['content-type'], types[representation]);
   }
-  assert.deepEqual(made, ['json', 'html', 'markdown', 'atom'], 'each representation was made once, then kept');
+  assert.deepEqual(made, ['json', 'html', 'markdown', 'atom', 'xml'], 'each representation was made once, then kept');
   generation++;
   await get('json');
   assert.deepEqual(made.at(-1), 'json', 'a change of the public record drops what was kept');

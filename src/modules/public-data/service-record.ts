@@ -1,0 +1,52 @@
+// A public person's record (votes, attendance, agreement with the majority, how far their
+// legislation got) and a committee's largest contributors: summaries the website shows.
+import { AppError } from '../../kernel/errors.ts';
+import type { ModuleDeps } from '../../kernel/deps.ts';
+import { publicPeopleKinds } from './policy.ts';
+import { committeeIdsOf, sponsoredStatuses, votingRecord } from './repo-record.ts';
+import { topContributors } from './repo-retrieval.ts';
+import type * as s from './schema.ts';
+import { notFound } from './service.ts';
+
+const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 1000 : null);
+
+export function createRecordService(deps: ModuleDeps) {
+  const { db } = deps;
+  return {
+    async personRecord(id: string): Promise<s.PersonRecordOut> {
+      const person = await db.selectFrom('people').select('id').where('id', '=', id).where('kind', 'in', publicPeopleKinds as never).executeTakeFirst();
+      if (!person) throw notFound('person', id);
+      const [v, sponsored] = await Promise.all([votingRecord(db, id), sponsoredStatuses(db, id)]);
+      return {
+        personId: id,
+        votes: {
+          total: v.total,
+          yea: v.yea,
+          nay: v.nay,
+          absent: v.absent,
+          other: v.other,
+          attendance: share(v.total - v.absent, v.total),
+          decided: v.decided,
+          withMajority: v.with_majority,
+          alignment: share(v.with_majority, v.decided),
+          firstDate: v.first,
+          lastDate: v.last,
+        },
+        sponsored,
+      };
+    },
+    async topContributors(q: s.ContributorsInput): Promise<s.ContributorsOut> {
+      if ((q.committee === undefined) === (q.person === undefined)) throw new AppError('invalid_request', 'Give exactly one of committee or person.');
+      let ids: string[];
+      if (q.committee !== undefined) {
+        const found = await db.selectFrom('committees').select('id').where('id', '=', q.committee).executeTakeFirst();
+        if (!found) throw notFound('committee', q.committee);
+        ids = [found.id];
+      } else {
+        ids = await committeeIdsOf(db, q.person!);
+      }
+      const rows = ids.length ? await topContributors(db, ids, {}, q.limit) : [];
+      return { data: rows.map((r) => ({ contributor: r.contributor, count: r.receipts, amount: r.total, firstDate: r.first, lastDate: r.last })) };
+    },
+  };
+}

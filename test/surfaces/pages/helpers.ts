@@ -1,0 +1,62 @@
+// The public website over real HTTP on the bundled Chicago sample (the records `npm start` loads),
+// with BASE_URL set to the address it listens on, and sample records of every kind to open.
+import { createServer } from 'node:net';
+import type { OperationId } from '../../../src/catalogue.ts';
+import { visitor } from '../../../src/kernel/actor.ts';
+import { startTestContext, type TestContext } from '../../helpers/context.ts';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Site {
+  t: TestContext;
+  base: string;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; type: string; body: string; headers: Headers }>;
+  /** Records of the sample to open: a matter with roll calls, an alderperson who voted, and more. */
+  records: { matter: string; rollCall: string; person: string; personName: string; meeting: string; body: string; committee: string; lobbyist: string; client: string; employer: string };
+  read(id: OperationId, input: unknown): Promise<any>;
+}
+
+export async function startSite(): Promise<Site> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await startTestContext({ env: { BASE_URL: base } });
+  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const read = async (id: OperationId, input: unknown) => (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
+  const rc = (await read('roll-calls.list', { limit: 1 })).data[0];
+  const detail = await read('roll-calls.read', { id: rc.id });
+  const voter = detail.votes.find((v: any) => v.value === 'Yea') ?? detail.votes[0];
+  const committee = (await read('money.committees.list', { limit: 1, person: voter.personId })).data[0] ?? (await read('money.committees.list', { limit: 1 })).data[0];
+  const lobbyist = (await read('lobbying.lobbyists.list', { limit: 1 })).data[0];
+  const body = (await read('bodies.list', { kind: 'committee', limit: 1 })).data[0];
+  return {
+    t,
+    base,
+    read,
+    async get(path, headers = {}) {
+      const res = await fetch(`${base}${path}`, { headers, redirect: 'manual' });
+      return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text(), headers: res.headers };
+    },
+    records: {
+      matter: rc.recordNumber,
+      rollCall: rc.id,
+      person: voter.personId,
+      personName: voter.name,
+      meeting: (await read('meetings.list', { limit: 1 })).data[0].id,
+      body: body.id,
+      committee: committee.id,
+      lobbyist: lobbyist.id,
+      client: (await read('lobbying.clients.list', { limit: 1 })).data[0].id,
+      employer: (await read('lobbying.employers.list', { limit: 1 })).data[0].id,
+    },
+  };
+}

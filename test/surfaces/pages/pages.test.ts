@@ -1,0 +1,232 @@
+// Every public page and its Markdown variant over real HTTP, on the bundled Chicago sample, with no
+// credential: status, content type, caching headers, and the key facts of the records they show
+// (checked against the same operations the API answers from).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Site, startSite } from './helpers.ts';
+
+let site: Site;
+before(async () => {
+  site = await startSite();
+});
+after(async () => {
+  await site?.t.close();
+});
+
+const htmlText = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+/** Markdown with its backslash escapes removed, to look for plain facts. */
+const plainMd = (s: string) => s.replace(/\\([\\`*_[\]<>#|~])/g, '$1');
+
+async function both(path: string, facts: string[]) {
+  const mdPath = path === '/' ? '/index.md' : path.replace(/(\?|$)/, '.md$1');
+  const html = await site.get(path);
+  assert.equal(html.status, 200, `${path}: ${html.body.slice(0, 300)}`);
+  assert.equal(html.type, 'text/html; charset=utf-8');
+  const md = await site.get(mdPath);
+  assert.equal(md.status, 200, `${mdPath}: ${md.body.slice(0, 300)}`);
+  assert.equal(md.type, 'text/markdown; charset=utf-8');
+  for (const r of [html, md]) {
+    assert.match(r.headers.get('cache-control') ?? '', /^public\b/);
+    assert.match(r.headers.get('etag') ?? '', /^"[\w-]+"$/);
+    assert.equal(r.headers.get('set-cookie'), null, 'a public page sets no cookie');
+    assert.equal(r.headers.get('ratelimit-limit'), null, 'the visitor is never counted');
+  }
+  const text = htmlText(html.body);
+  const mdText = plainMd(md.body);
+  for (const fact of facts) {
+    assert.ok(text.includes(fact), `${path} lacks "${fact}"`);
+    assert.ok(mdText.includes(fact), `${mdPath} lacks "${fact}"`);
+  }
+  return { html: text, md: md.body, raw: html };
+}
+
+test('the home page: what the service is, latest meetings, new legislation, roll calls, source freshness, search, links', async () => {
+  const meetings = (await site.read('meetings.list', { limit: 8, sort: '-date' })).data;
+  const matters = (await site.read('matters.list', { limit: 8, sort: '-introduced' })).data;
+  const { html, md } = await both('/', ['Council Tracker follows the Chicago City Council', meetings[0].bodyName, matters[0].recordNumber, 'Freshness of the sources', 'llms.txt']);
+  assert.match(html, /<form method="get" action="\/search" role="search"/);
+  assert.equal((html.match(/<a href="\/people\/[^"]+" aria-label="Ward \d+: Ald\./g) ?? []).length, 50, 'the ward map links 50 alderpersons');
+  assert.match(html, /<a class="skip" href="#main">Skip to content<\/a>/);
+  assert.match(html, /<meta property="og:title" content="Chicago City Council, in the open">/);
+  assert.match(html, /<meta name="description" content="[^"]+">/);
+  assert.match(html, /<link rel="alternate" type="application\/atom\+xml" href="\/feeds\/matters.atom"/);
+  assert.match(html, /href="\/signin"/);
+  assert.ok(md.includes(`(<${site.base}/matters/${matters[0].recordNumber}>)`), 'links in the Markdown variant are absolute');
+});
+
+test('a matter: title, status timeline, sponsors, every vote of its roll calls as chart and table, meetings, documents, lobbying, followers', async () => {
+  const record = site.records.matter;
+  const m = await site.read('matters.read', { record });
+  const rc = await site.read('roll-calls.read', { id: site.records.rollCall });
+  const voters = rc.votes.map((v: any) => v.name);
+  const { html, md } = await both(`/matters/${record}`, [m.recordNumber, m.title, 'Status timeline', 'Roll calls', 'Meetings where it came up', 'Documents', 'Related lobbying activity', `${rc.tallies.yea}–${rc.tallies.nay}`, ...voters]);
+  assert.match(html, /<svg [^>]*role="img" aria-label="Votes on /);
+  assert.match(html, /0 people and teams follow this record/);
+  for (const a of m.actions) assert.ok(html.includes(a.name), `action ${a.name}`);
+  for (const d of m.attachments) assert.ok(html.includes(d.name), `document ${d.name}`);
+  // One table row per vote, each linking the alderperson.
+  for (const v of rc.votes) assert.ok(md.includes(`(<${site.base}/people/${v.personId}>) | ${v.ward ?? '—'} | ${v.value} |`), `vote of ${v.name}`);
+  // Record numbers are found in any letter case.
+  assert.equal((await site.get(`/matters/${record.toLowerCase()}`)).status, 200);
+});
+
+test('the HTML page and its Markdown variant link the same records (one view model)', async () => {
+  for (const path of [`/matters/${site.records.matter}`, `/people/${site.records.person}`, `/meetings/${site.records.meeting}`]) {
+    const html = (await site.get(path)).body;
+    const md = (await site.get(`${path}.md`)).body;
+    // The ward map is an HTML figure; the Markdown variant links the wards page in its place.
+    const main = html.slice(html.indexOf('<main'), html.indexOf('</main>')).replace(/<figure class="ward-map"[\s\S]*?<\/figure>/, '');
+    const htmlLinks = new Set([...main.matchAll(/href="([^"]+)"/g)].map((x) => htmlText(x[1]!)).map((h) => (h.startsWith('/') ? `${site.base}${h}` : h)));
+    const body = md.slice(md.indexOf('\n\n', md.indexOf('- Web page'))).replace(/^Ward map: .*$/m, '');
+    const mdLinks = new Set([...body.matchAll(/\]\(<([^>]+)>\)/g)].map((x) => x[1]!));
+    assert.deepEqual([...mdLinks].sort(), [...htmlLinks].sort(), path);
+  }
+});
+
+test('a roll call page lists every vote', async () => {
+  const rc = await site.read('roll-calls.read', { id: site.records.rollCall });
+  await both(`/roll-calls/${rc.id}`, [rc.actionName, ...rc.votes.map((v: any) => v.name)]);
+});
+
+test('an alderperson: ward, terms, committees, voting record with attendance and majority, sponsored legislation, money, lobbying', async () => {
+  const id = site.records.person;
+  const p = await site.read('people.public.read', { id });
+  const record = await site.read('people.public.record.read', { id });
+  const { html } = await both(`/people/${id}`, [
+    p.name,
+    `Ward ${p.ward}`,
+    'Terms',
+    'Committees',
+    'Voting record',
+    'With the council majority',
+    'Sponsored legislation',
+    'Campaign money',
+    'Lobbying contacts',
+    `${record.votes.withMajority} of ${record.votes.decided} decided`,
+  ]);
+  assert.ok(record.votes.total > 0, 'the sample alderperson voted');
+  assert.match(html, /href="\/wards\/\d+"/);
+  // The ward map, the person's ward highlighted, each ward linking to its alderperson.
+  assert.match(html, /<figure class="ward-map"/);
+  assert.match(html, new RegExp(`<a href="/people/${id}" aria-label="Ward ${p.ward}: Ald\\. [^"]+" aria-current="page">`));
+  assert.match(html, new RegExp(`<link rel="alternate" type="application/atom\\+xml" href="/feeds/people/${id}/votes.atom"`));
+});
+
+test('a meeting, a committee, a campaign committee and lobbying records', async () => {
+  const g = await site.read('meetings.read', { id: site.records.meeting });
+  await both(`/meetings/${g.id}`, [g.bodyName, 'Agenda', 'Attendance', 'Documents', 'Insights', 'Public testimony', ...g.documents.map((d: any) => d.name)]);
+  const b = await site.read('bodies.read', { id: site.records.body });
+  await both(`/bodies/${b.id}`, [b.name, 'Members', 'Meetings', 'Legislation it holds', ...b.members.slice(0, 5).map((m: any) => m.name)]);
+  const c = await site.read('money.committees.read', { id: site.records.committee });
+  const top = await site.read('money.contributors.read', { committee: c.id, limit: 3 });
+  await both(`/money/committees/${c.id}`, [c.name, 'Top contributors', 'Money received by year', ...top.data.map((x: any) => x.contributor)]);
+  const l = await site.read('lobbying.lobbyists.read', { id: site.records.lobbyist });
+  await both(`/lobbying/lobbyists/${l.id}`, [l.name, 'Clients and employers', ...l.engagements.slice(0, 3).map((e: any) => e.clientName)]);
+  const client = await site.read('lobbying.clients.read', { id: site.records.client });
+  await both(`/lobbying/clients/${client.id}`, [client.name]);
+  const employer = await site.read('lobbying.employers.read', { id: site.records.employer });
+  await both(`/lobbying/employers/${employer.id}`, [employer.name]);
+});
+
+test('lists and search with filters and pages', async () => {
+  const matters = (await site.read('matters.list', { limit: 50, type: 'Ordinance' })).data;
+  const { html } = await both('/matters?type=Ordinance', [matters[0].recordNumber, matters.at(-1).recordNumber]);
+  assert.match(html, /rel="next"/);
+  await both('/meetings', ['Meetings']);
+  const alders = (await site.read('people.public.list', { kind: 'alderperson', sort: 'ward', limit: 50 })).data;
+  await both('/people', alders.map((a: any) => a.name));
+  await both('/bodies', ['Council and committees']);
+  await both('/money', ['Campaign money']);
+  await both('/lobbying', ['Lobbying']);
+  await both('/lobbying/clients', ['Lobbying clients']);
+  await both('/lobbying/employers', ['Lobbying employers']);
+  const hits = (await site.read('search.read', { q: 'parking', limit: 50 })).data;
+  assert.ok(hits.length > 0);
+  await both('/search?q=parking', [hits[0].title]);
+  const person = await site.read('people.public.read', { id: site.records.person });
+  await both(`/search?q=${encodeURIComponent(person.name.split(' ').at(-1))}&kind=person`, [person.name]);
+  const filtered = (await site.read('matters.list', { q: 'parking', introduced_from: '2023-01-01', limit: 50 })).data;
+  await both('/search?q=parking&from=2023-01-01&kind=matter', filtered.slice(0, 3).map((m: any) => m.recordNumber));
+  // An empty form field means "any".
+  assert.equal((await site.get('/search?q=parking&kind=&from=&status=')).status, 200);
+});
+
+test('unknown records are a real 404 page, in HTML and in Markdown, never stored', async () => {
+  for (const path of ['/matters/O1999-0000000', '/people/nobody', '/meetings/none', '/bodies/none', '/roll-calls/none', '/money/committees/none', '/lobbying/lobbyists/none', '/lobbying/clients/none', '/lobbying/employers/none', '/no-such-page']) {
+    const html = await site.get(path);
+    assert.equal(html.status, 404, path);
+    assert.equal(html.type, 'text/html; charset=utf-8', path);
+    assert.match(html.body, /<h1>Not found<\/h1>/, path);
+    assert.equal(html.headers.get('cache-control'), 'no-store', path);
+    if (path === '/no-such-page') continue;
+    const md = await site.get(`${path}.md`);
+    assert.equal(md.status, 404, `${path}.md`);
+    assert.equal(md.type, 'text/markdown; charset=utf-8');
+    assert.match(md.body, /^# Not found\n/);
+    assert.ok(md.body.includes(`<${site.base}/index.md>`), 'the way back is absolute from BASE_URL');
+  }
+});
+
+test('bad parameters are a 400 page that says what is wrong', async () => {
+  const cases = [
+    '/matters?limit=0',
+    '/matters?limit=abc',
+    '/matters?introduced_from=2023-02-30',
+    '/matters?type=Nonsense',
+    '/matters?unknown=1',
+    '/meetings?status=bogus',
+    '/people?ward=51',
+    '/search?kind=planet',
+    '/search?q=x&kind=person&from=2023-01-01',
+    '/matters?cursor=not-a-cursor',
+    `/search?q=${'x'.repeat(201)}`,
+    '/matters.md?limit=0',
+  ];
+  for (const path of cases) {
+    const r = await site.get(path);
+    assert.equal(r.status, 400, `${path}: ${r.body.slice(0, 200)}`);
+    assert.match(r.type, path.includes('.md') ? /^text\/markdown/ : /^text\/html/, path);
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+  }
+});
+
+test('query parameters fuzzed: every answer is 200 or 400, never a server error', async () => {
+  // A fixed generator: the same cases every run.
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pickOne = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const names = ['q', 'type', 'status', 'kind', 'from', 'to', 'introduced_from', 'introduced_to', 'cursor', 'limit', 'sort', 'ward', 'current', 'body', 'year', 'sponsor', 'zzz'];
+  const values = ['', 'a', '0', '-1', '1e9', 'true', '2023-13-45', '2023-02-28', "' or 1=1 --", '"unclosed', '<script>', '%FF', '%E2%82', 'Ordinance', 'person', '-introduced', 'x'.repeat(250), '☃', '\u202e', 'null', '[]', '{}'];
+  const paths = ['/', '/search', '/matters', '/meetings', '/people', '/bodies', '/money', '/lobbying', '/lobbying/clients', '/lobbying/employers', '/matters.md', '/search.md'];
+  for (let i = 0; i < 250; i++) {
+    const params: string[] = [];
+    const n = 1 + Math.floor(rand() * 3);
+    for (let j = 0; j < n; j++) {
+      const v = pickOne(values);
+      params.push(`${pickOne(names)}=${/^%/.test(v) ? v : encodeURIComponent(v)}`);
+    }
+    const path = `${pickOne(paths)}?${params.join('&')}`;
+    const r = await site.get(path);
+    assert.ok(r.status === 200 || r.status === 400, `${path} → ${r.status}: ${r.body.slice(0, 300)}`);
+  }
+});
+
+test('the feeds a page links with <link rel="alternate"> answer Atom', async () => {
+  const paths = ['/', `/matters/${site.records.matter}`, `/people/${site.records.person}`, `/bodies/${site.records.body}`, `/meetings/${site.records.meeting}`, '/search?q=parking'];
+  const feeds = new Set<string>();
+  for (const path of paths) {
+    const html = (await site.get(path)).body;
+    const found = [...html.matchAll(/<link rel="alternate" type="application\/atom\+xml" href="([^"]+)"/g)].map((m) => htmlText(m[1]!));
+    assert.ok(found.length > 0, `${path} links no feed`);
+    for (const f of found) feeds.add(f);
+  }
+  for (const feed of feeds) {
+    const r = await site.get(feed);
+    assert.equal(r.status, 200, `${feed}: ${r.body.slice(0, 200)}`);
+    assert.match(r.type, /^application\/atom\+xml/, feed);
+    assert.match(r.body, /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/, feed);
+  }
+});
