@@ -8,10 +8,11 @@ import { normalizeError } from './kernel/errors.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
-import { renderV1, renderV2, sendError } from './surfaces/http/render.ts';
+import { renderOAuth, renderV1, renderV2, sendError } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
+import { oauthSurface } from './surfaces/oauth/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
 import { webExtrasSurface } from './surfaces/pages/extras-surface.ts';
@@ -23,7 +24,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const checksUrlItself = (url: string) => /^\/api\/v[12](\/|\?|$)/.test(url);
 
 /** Paths whose errors are JSON; everything else is a page for people. */
-const isJsonPath = (url: string) => /^\/(api|mcp|a2a|oauth|agent|\.well-known)(\/|\?|$)/.test(url);
+const isJsonPath = (url: string) => /^\/(api|mcp|a2a|oauth(?!\/authorize)|agent|\.well-known)(\/|\?|$)/.test(url);
 
 /**
  * Errors the framework meets before any surface (a malformed percent escape, an over-long path
@@ -32,7 +33,7 @@ const isJsonPath = (url: string) => /^\/(api|mcp|a2a|oauth|agent|\.well-known)(\
 function frameworkError(error: Error, request: FastifyRequest, reply: FastifyReply) {
   const err = normalizeError(error);
   if (!isJsonPath(request.url)) return sendErrorPage(request, reply, err);
-  return sendError(reply, err, request.url.startsWith('/api/v2') ? renderV2 : renderV1);
+  return sendError(reply, err, request.url.startsWith('/api/v2') ? renderV2 : request.url.startsWith('/oauth/') ? renderOAuth : renderV1);
 }
 
 /**
@@ -97,5 +98,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(v2Surface(ctx), { prefix: '/api' });
   await app.register(a2aSurface(ctx));
   await app.register(webExtrasSurface(ctx));
+  await app.register(oauthSurface(ctx));
   return app;
 }

@@ -2,6 +2,7 @@
 import type { AccountTables } from './modules/accounts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
+import type { OAuthTables } from './modules/oauth/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
 import type { SessionTables } from './modules/sessions/tables.ts';
 import type { TeamDataTables } from './modules/team-data/tables.ts';
@@ -10,4 +11,4 @@ export interface KernelTables {
   schema_migrations: { name: string; applied_at: Date };
 }
 
-export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables {}
+export interface DB extends KernelTables, PublicDataTables, AccountTables, CredentialTables, SessionTables, IdempotencyTables, TeamDataTables, OAuthTables {}

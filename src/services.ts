@@ -13,6 +13,7 @@ import { createPublicData, createRetrieval, type PublicData } from './modules/pu
 import { createIngest, type Ingest } from './modules/public-data/ingest/index.ts';
 import { createIngestSchedule, type IngestSchedule } from './modules/public-data/ingest/schedule.ts';
 import { createLive, type Live } from './modules/live/index.ts';
+import { createOAuth, type OAuth } from './modules/oauth/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
 
@@ -23,6 +24,8 @@ export interface Services {
   ingestSchedule: IngestSchedule;
   accounts: Accounts;
   credentials: Credentials;
+  /** The OAuth 2.1 authorization server: clients, consent, tokens, connected apps. */
+  oauth: OAuth;
   idempotency: Idempotency;
   mailer: Mailer;
   sessions: Sessions;
@@ -47,6 +50,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     ingestSchedule,
     accounts,
     credentials,
+    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower }),
     idempotency: createIdempotency(deps),
     mailer,
     sessions,

@@ -42,13 +42,19 @@ export class AppError extends Error {
    * answer carries the limit headers whatever its status.
    */
   limits?: LimitState;
+  /**
+   * The error's code in a protocol's own vocabulary where that protocol names one (OAuth: RFC 6749
+   * §5.2, RFC 7591 §3.2.2, RFC 8707 §2); that surface's renderer sends it instead of `code`.
+   */
+  readonly protocolCode: string | undefined;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, protocolCode?: string) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code];
     this.headers = headers;
+    this.protocolCode = protocolCode;
   }
 }
 

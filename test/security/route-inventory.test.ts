@@ -10,7 +10,10 @@ import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
+import { createFastify } from '../../src/app.ts';
+import { oauthSurface } from '../../src/surfaces/oauth/index.ts';
 import { a2aBindings } from './a2a-cases.ts';
+import { oauthRoutes } from './oauth-cases.ts';
 import { keyKindFor, needsOtherTeamCase, otherTeamCases, routeTable } from './route-table.ts';
 
 const t = await startTestContext();
@@ -113,4 +116,17 @@ test('the descriptions hold every route; v2 lists each operation with its x-scop
       else assert.equal(op['x-scopes'], undefined);
     }
   }
+});
+
+test('every route of the OAuth surface (open by design, outside the catalogue) is listed with its guard', async () => {
+  const app = createFastify(t.ctx);
+  const mounted: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') mounted.push(`${method} ${route.url}`);
+  });
+  await app.register(oauthSurface(t.ctx));
+  await app.ready();
+  await app.close();
+  const listed = oauthRoutes.map((r) => `${r.method} ${r.path}`);
+  assert.deepEqual([...mounted].sort(), [...listed].sort());
 });

@@ -44,8 +44,9 @@ export function createCredentials(
   };
 }
 
+export { canListTeamKeys, canManageKey } from './api-keys/policy.ts';
 export type { ApiKeyView, KeyKind } from './api-keys/schema.ts';
-export type { CreatedKey, CreateKeyInput, KeyContext } from './api-keys/service.ts';
+export type { ApiKeys, CreatedKey, CreateKeyInput, KeyContext } from './api-keys/service.ts';
 export { DEFAULT_SCOPE, insufficientScopeError, resourceMetadataUrl, type Surface, unauthorizedError } from './challenge.ts';
 export type { LimitUsage, Limits } from './limits/index.ts';
 export { hashCredential, randomBase62 } from './token.ts';

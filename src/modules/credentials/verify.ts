@@ -1,5 +1,6 @@
 // The credential check (house style, gate 1): credential → Actor, built from the database as it
-// is now, in one query. The creator's current role and the team's current features decide what
+// is now, in one query, for an API key (ctk_) or an OAuth access token (cto_, whose grant plays
+// the key's part: src/modules/oauth). The creator's current role and the team's current features decide what
 // the key may do (spec "Rules" 1): scopes the role can no longer grant are dropped, so a lost role
 // or feature bites on the next request.
 //
@@ -14,6 +15,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
 import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
 import { effectiveLimits } from '../accounts/index.ts';
+import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, touchGrant } from '../oauth/index.ts';
 import * as keys from './api-keys/repo.ts';
 import { type Surface, unauthorizedError } from './challenge.ts';
 import { API_KEY_PREFIX, hashCredential } from './token.ts';
@@ -31,13 +33,16 @@ export interface VerifyInput {
 // Longer than any credential we issue; refusing early keeps junk headers from being hashed.
 const MAX_TOKEN_LENGTH = 512;
 
+/** A key's row, or an access token's in the same columns (with the surface it is bound to). */
+type CredentialRow = keys.VerifyRow | AccessTokenRow;
+
 /** Scopes as granted at creation (legacy keys: public.read public.ai). */
-export function grantedScopes(row: Pick<keys.VerifyRow, 'scopes'>): Scope[] {
+export function grantedScopes(row: Pick<CredentialRow, 'scopes'>): Scope[] {
   return row.scopes === null ? [...legacyScopes] : row.scopes.filter((s): s is Scope => isScope(s));
 }
 
 /** What a key may do now: its granted scopes cut down to what the creator's role can grant. */
-export function liveScopes(row: Pick<keys.VerifyRow, 'kind' | 'scopes' | 'team_id' | 'role' | 'features'>): Scope[] {
+export function liveScopes(row: Pick<CredentialRow, 'kind' | 'scopes' | 'team_id' | 'role' | 'features'>): Scope[] {
   let scopes = grantedScopes(row);
   if (row.kind === 'registration') scopes = scopes.filter((s) => legacyScopes.includes(s));
   if (row.team_id !== null && row.role) {
@@ -53,14 +58,14 @@ const MAX_CACHED_KEYS = 10_000;
 
 /** A key's row and the Actor it makes (both depend only on the row, so they are kept together). */
 interface Known {
-  row: keys.VerifyRow;
+  row: CredentialRow;
   actor: Actor;
   /** expires_at in ms (Infinity: never), checked against the clock on every request. */
   expiresAt: number;
 }
 
 /** The Actor a key's row makes; the per-request checks (revoked, expiry, addresses) are verify's. */
-function actorOf(row: keys.VerifyRow): Actor {
+function actorOf(row: CredentialRow): Actor {
   const team =
     row.team_id !== null && row.role !== null && row.team_name !== null
       ? { id: row.team_id, name: row.team_name, role: row.role, features: (row.features ?? []) as Feature[] }
@@ -73,7 +78,7 @@ function actorOf(row: keys.VerifyRow): Actor {
     team,
     credential: {
       id: row.id,
-      type: 'api_key',
+      type: row.kind === 'oauth' ? 'oauth' : 'api_key',
       name: row.name,
       kind: row.kind,
       expiresAt: row.expires_at ? new Date(row.expires_at) : null,
@@ -94,19 +99,22 @@ function frozen<T>(value: T): T {
   return value;
 }
 
-function know(row: keys.VerifyRow): Known {
+function know(row: CredentialRow): Known {
   return { row, actor: frozen(actorOf(row)), expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : Number.POSITIVE_INFINITY };
 }
 
-/** The lookup of a presented key's hash, answered from memory while the power channel allows. */
+/**
+ * The lookup of a presented key's or access token's hash, answered from memory while the power
+ * channel allows: tokens are kept beside keys, under the same coherence and the same bound.
+ */
 function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
   const known = new CoherentMap<Known>(power);
-  return async function lookup(hash: Buffer): Promise<Known | undefined> {
+  return async function lookup(hash: Buffer, oauth: boolean): Promise<Known | undefined> {
     const id = hash.toString('base64');
     const hit = known.get(id);
     if (hit) return hit;
     const mark = known.mark();
-    const row = await keys.findForVerify(db, hash);
+    const row = oauth ? await findAccessTokenForVerify(db, hash) : await keys.findForVerify(db, hash);
     if (!row) return undefined;
     const found = know(row);
     // Kept only if nothing changed while it was read: a row read across a change may predate it.
@@ -123,16 +131,22 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
   const lookup = cachedLookup(db, power);
   return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
     const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message, true);
-    if (!token.startsWith(API_KEY_PREFIX) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
-    const found = await lookup(hashCredential(token));
+    const oauth = token.startsWith(ACCESS_TOKEN_PREFIX);
+    if (!(oauth || token.startsWith(API_KEY_PREFIX)) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
+    const found = await lookup(hashCredential(token), oauth);
     if (!found) throw denied('The credential is not valid.');
     const { row } = found;
-    if (row.revoked_at) throw denied('This API key has been revoked.');
+    const what = oauth ? 'access token' : 'API key';
+    if (row.revoked_at) throw denied(`This ${what} has been revoked.`);
     const now = clock.now().getTime();
-    if (found.expiresAt <= now) throw denied('This API key has expired.');
-    // A team key whose creator is no longer a member: removal revokes such keys in the same
-    // transaction, so this only guards against a team row deleted under us.
-    if (row.team_id !== null && found.actor.team === null) throw denied('This API key has been revoked.');
+    if (found.expiresAt <= now) throw denied(`This ${what} has expired.`);
+    // A team key whose creator is no longer a member: removal revokes such keys (and grants) in
+    // the same transaction, so this only guards against a team row deleted under us.
+    if (row.team_id !== null && found.actor.team === null) throw denied(`This ${what} has been revoked.`);
+    // RFC 8707 §2 / RFC 6750 §3.1: a token bound to one surface is not valid at another.
+    if ('resource' in row && row.resource !== null && row.resource !== surface) {
+      throw denied(`This access token was issued for ${config.baseUrl}/${row.resource} and is not valid here.`);
+    }
     if (row.allowed_ips.length > 0) {
       // The address is worked out only for keys that are limited to some.
       const address = typeof ip === 'function' ? ip() : ip;
@@ -142,7 +156,7 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
     }
     if (!row.last_used_at || now - new Date(row.last_used_at).getTime() > 60_000) {
       const at = new Date(now);
-      await keys.touchLastUsed(db, row.id, at);
+      await (oauth ? touchGrant(db, row.id, at) : keys.touchLastUsed(db, row.id, at));
       // The kept row (if any) learns it too, or every later request would touch again.
       row.last_used_at = at;
     }

@@ -21,7 +21,7 @@ export const renderV2: ErrorRenderer = (err) => ({ error: { code: err.code, mess
  * RFC's codes. Codes of the service map onto the nearest RFC code; an OAuth module throws
  * AppErrors whose code already is an RFC code where one fits.
  */
-export const renderOAuth: ErrorRenderer = (err) => ({ error: oauthCode(err), error_description: err.message });
+export const renderOAuth: ErrorRenderer = (err) => ({ error: err.protocolCode ?? oauthCode(err), error_description: err.message });
 function oauthCode(err: AppError): string {
   if (err.status === 401) return 'invalid_client';
   if (err.code === 'scope_missing') return 'invalid_scope';

@@ -5,6 +5,7 @@ import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { allScopes, scopeFitsKeyKind } from '../../kernel/operations.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
+import { connectedAppsTable } from './app-views.ts';
 import { registerKeyActions } from './key-actions.ts';
 import type { KeyPageState } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
@@ -15,15 +16,16 @@ import { viewerOf } from './signin-pages.ts';
 const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
 
 export function accountPages(ctx: AppContext) {
-  const { accounts, credentials, sessions } = ctx.services;
+  const { accounts, credentials, sessions, oauth } = ctx.services;
 
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
     const me = session.actor.account;
     const token = session.csrfToken;
-    const [memberships, keys, sessionCount] = await Promise.all([
+    const [memberships, keys, sessionCount, apps] = await Promise.all([
       accounts.memberships(me.id),
       credentials.keys.list(asAccount(me.id), { accountId: me.id }),
       sessions.countSessions(me.id),
+      oauth.connectedApps(asAccount(me.id), { accountId: me.id }),
     ]);
     const teams = memberships.length
       ? html`<table><thead><tr><th>Team</th><th>Your role</th><th>Settings</th></tr></thead><tbody>
@@ -43,6 +45,9 @@ ${keyTable(keys, '/account/keys', token, false)}
 <h2>New personal key</h2>
 ${createKeyForm({ action: '/account/keys', csrfToken: token, owners: [{ value: 'personal', label: 'Personal' }], scopes: personalScopes, ...(state.previous ? { previous: state.previous } : {}) })}
 <p>Team keys are made under a team's <em>Settings → API keys</em> by its owners and admins.</p>
+<h2>Connected apps</h2>
+<p>Apps you gave access with OAuth, for you or for a team. Disconnecting one ends its access at once.</p>
+${connectedAppsTable(apps, '/account/keys', token, false)}
 <h2>Sessions</h2>
 <p>You are signed in on ${sessionCount} browser${sessionCount === 1 ? '' : 's'}.</p>
 <form method="post" action="/signout/everywhere">${csrfField(token)}<button type="submit">Sign out everywhere</button></form>`;

@@ -93,4 +93,17 @@ export function registerKeyActions(app: FastifyInstance, ctx: AppContext, p: Key
   change('expiry', (by, key, body) => keys.setExpiry(by, { ...key, expiresAt: expiryField(body) }));
   change('allowed-ips', (by, key, body) => keys.setAllowedIps(by, { ...key, allowedIps: listField(body, 'allowed_ips') }));
   change('revoke', (by, key) => keys.revoke(by, key));
+
+  // Disconnecting a connected app (an OAuth grant) listed on the same page.
+  app.post(`${p.base}/apps/:grantId/disconnect`, { preHandler: csrf }, async (request, reply) => {
+    const session = signedIn(request, reply)!;
+    const { grantId } = request.params as { grantId: string };
+    try {
+      await ctx.services.oauth.disconnect(asAccount(session.actor.account.id), grantId, p.context(request, session));
+    } catch (err) {
+      if (!isFormError(err)) throw err;
+      return p.render(request, reply, session, { error: err.message }, err.status);
+    }
+    return reply.redirect(p.back(request), 303);
+  });
 }

@@ -69,6 +69,10 @@ function checkSameSite(ctx: AppContext, request: FastifyRequest): void {
   // 'none' is a person's own action (typed URL, bookmark); anything cross-site is refused.
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') throw refused('it came from another site');
   const origin = request.headers.origin;
+  // Pages are sent with Referrer-Policy: no-referrer, under which browsers send `Origin: null` on
+  // the site's own form posts (Fetch §3.1 "serializing a request origin"); Sec-Fetch-Site, which no
+  // page can forge, then says whether the post is the site's own.
+  if (origin === 'null' && site === 'same-origin') return;
   if (typeof origin === 'string' && origin !== new URL(ctx.config.baseUrl).origin) throw refused('it came from another site');
 }
 

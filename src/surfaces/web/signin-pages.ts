@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, type Html, page, sendPage, type Viewer } from './layout.ts';
+import { takeReturnTo } from './return-to.ts';
 import { anonymousCsrf, clearSessionCookie, requireCsrf, setSessionCookie, signedIn } from './security.ts';
 
 export function viewerOf(request: FastifyRequest): Viewer | null {
@@ -99,7 +100,8 @@ export function signinPages(ctx: AppContext) {
       // A browser that was signed in as someone else ends that session rather than keeping two.
       if (request.signedIn) await sessions.signOut(request.signedIn.token);
       setSessionCookie(ctx, reply, started.token, started.expiresAt);
-      return reply.redirect('/account', 303);
+      // Back to the page that asked for sign-in (an app's consent page), else the account page.
+      return reply.redirect(takeReturnTo(ctx, request, reply) ?? '/account', 303);
     });
 
     app.post('/signout', { preHandler: requireCsrf(ctx) }, async (request, reply) => {

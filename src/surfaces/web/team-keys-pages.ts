@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { asAccount } from '../../modules/accounts/index.ts';
+import { connectedAppsTable } from './app-views.ts';
 import { type KeyPageState, registerKeyActions } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
 import { errorBox, type Html, page, sendPage } from './layout.ts';
@@ -23,7 +24,9 @@ export function teamKeysPages(ctx: AppContext) {
   const keys = ctx.services.credentials.keys;
 
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
-    const view = await keys.teamPage(asAccount(session.actor.account.id), teamIdOf(request));
+    const by = asAccount(session.actor.account.id);
+    const view = await keys.teamPage(by, teamIdOf(request));
+    const apps = await ctx.services.oauth.connectedApps(by, { teamId: view.team.id });
     const { team, role } = view;
     const token = session.csrfToken;
     const base = `/dashboard/${team.id}/settings/api-keys`;
@@ -44,6 +47,8 @@ ${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
 <p>Team <strong>${team.name}</strong> · your role: ${role}</p>
 <h2>${view.manage ? 'Every key of this team' : 'Your keys for this team'}</h2>
 ${keyTable(view.keys, base, token, view.manage)}
+<h2>${view.manage ? 'Apps connected for this team' : 'Apps you connected for this team'}</h2>
+${connectedAppsTable(apps, base, token, view.manage)}
 ${create}`;
     return sendPage(reply, status, page(`${team.name}: API keys`, viewerOf(request), body));
   }

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { chromium } from 'playwright-core';
 import { scopeCatalogue } from '../../../src/kernel/operations.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { readerKey } from '../../helpers/service.ts';
 import { type SampleService, startSampleService } from './sample-service.ts';
 
@@ -16,11 +16,11 @@ let key: string;
 const BASE = 'http://council.test';
 
 /**
- * Links to routes other branches build (OAuth server, GraphQL, MCP): on this branch they do not
+ * Links to routes other branches build (GraphQL, MCP): on this branch they do not
  * exist yet, and this test says so. When one starts to resolve, move it out of this list so that
  * it is checked like every other link.
  */
-const PENDING_ROUTES = new Set(['/.well-known/oauth-authorization-server', '/api/graphql', '/mcp']);
+const PENDING_ROUTES = new Set(['/api/graphql', '/mcp']);
 
 before(async () => {
   s = await startSampleService();
@@ -97,7 +97,7 @@ test('/docs renders both OpenAPI descriptions with the viewer served from this s
     await asset.arrayBuffer();
   }
   assert.equal((await s.get('/docs/assets/secrets.js')).status, 404);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     const errors: string[] = [];

@@ -53,6 +53,11 @@ export function canManageKey(by: Acting, key: { accountId: string; teamId: strin
   return key.teamId !== null && (callerTeamRole === 'owner' || callerTeamRole === 'admin');
 }
 
+/** Who may make team keys (and give an app access for the team): its owners and admins. */
+export function canMakeTeamKeys(role: Role | null): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
 /** Listing every key of a team: its owners and admins, and the operator. */
 export function canListTeamKeys(by: Acting, callerTeamRole: Role | null): boolean {
   return by.type === 'operator' || callerTeamRole === 'owner' || callerTeamRole === 'admin';

@@ -131,6 +131,17 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
       return { team, role, manage, keys, grantableScopes };
     },
 
+    /**
+     * The scopes this person may put on a key of this team now (what an OAuth grant for the team
+     * may hold too), or null when they may not make team keys there.
+     */
+    async teamKeyScopes(by: AccountActing, teamId: string): Promise<Scope[] | null> {
+      const team = await accounts.teams.find(teamId);
+      const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
+      if (!team || !role || !policy.canMakeTeamKeys(role)) return null;
+      return allScopes.filter((s) => scopeFitsKeyKind(s, 'team') && roleCanGrant(s, role, team.features));
+    },
+
     async get(by: Acting, id: string): Promise<ApiKeyView> {
       return presentKey(await manageable(by, id));
     },

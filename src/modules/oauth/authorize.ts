@@ -1,0 +1,135 @@
+// The authorization endpoint's logic (RFC 6749 §4.1.1–§4.1.2, OAuth 2.1 §4.1): the request is
+// checked, the person chooses Personal or a team, and a code bound to the client, the redirect
+// URI, the PKCE challenge, the grant's owner, scopes and resource goes back in the redirect with
+// `state` and `iss` (RFC 9207 §2).
+import { createHash } from 'node:crypto';
+import type { ModuleDeps } from '../../kernel/deps.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { Scope } from '../../kernel/operations.ts';
+import { hashCredential, randomBase62 } from '../credentials/index.ts';
+import type { Client, Clients } from './clients.ts';
+import { type OAuthErrorCode, oauthCodeOf, oauthError } from './errors.ts';
+import * as repo from './repo.ts';
+import { isPkceValue, parseResource, parseScopeParam, single } from './schema.ts';
+import type { ResourceName } from './tables.ts';
+
+/** Codes are used within seconds by a working client; a minute is plenty (RFC 6749 §4.1.2: "short"). */
+const CODE_TTL_SECONDS = 60;
+
+export interface AuthorizationRequest {
+  client: Client;
+  redirectUri: string;
+  state: string | null;
+  codeChallenge: string;
+  scopes: Scope[];
+  resource: ResourceName | null;
+  /** The request's parameters as received: the consent form sends them back. */
+  params: Record<string, string>;
+}
+
+/** Personal, or one team; with the subset of the requested scopes that owner's grant would hold. */
+export interface OwnerChoice {
+  value: string;
+  label: string;
+  teamId: string | null;
+  scopes: Scope[];
+}
+
+/** The checked request, or where to send the browser with an error (RFC 6749 §4.1.2.1). */
+export type Checked = { request: AuthorizationRequest } | { redirect: string };
+
+const KNOWN_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'];
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, clients: Clients) {
+  const { db, clock, config } = deps;
+  const issuer = config.baseUrl;
+
+  /** The client's redirect with the response parameters, `state` echoed and `iss` (RFC 9207 §2). */
+  function redirectTo(redirectUri: string, state: string | null, values: Record<string, string>): string {
+    const url = new URL(redirectUri);
+    for (const [k, v] of Object.entries(values)) url.searchParams.set(k, v);
+    if (state !== null) url.searchParams.set('state', state);
+    url.searchParams.set('iss', issuer);
+    return url.toString();
+  }
+
+  function errorRedirect(redirectUri: string, state: string | null, code: OAuthErrorCode | string, description: string): string {
+    return redirectTo(redirectUri, state, { error: code, error_description: description });
+  }
+
+  return {
+    redirectTo,
+
+    /**
+     * Checks an authorization request. A missing or unknown client or a redirect URI the client did
+     * not register is thrown (shown to the person, never redirected: RFC 6749 §4.1.2.1); anything
+     * else wrong goes back to the client as an error redirect.
+     */
+    async check(query: Record<string, unknown>): Promise<Checked> {
+      const params: Record<string, string> = {};
+      for (const name of KNOWN_PARAMS) {
+        const v = single(query, name);
+        if (v !== undefined) params[name] = v;
+      }
+      const client = await clients.resolve(params.client_id);
+      // OAuth 2.1 §4.1.1: exact string matching; no case, trailing-slash or query variants.
+      const redirectUri = params.redirect_uri;
+      if (redirectUri === undefined) throw oauthError('invalid_request', 'redirect_uri is required.');
+      if (!client.redirectUris.includes(redirectUri)) throw oauthError('invalid_request', 'This redirect_uri is not one the client registered (it must match exactly).');
+      const state = params.state ?? null;
+      const fail = (code: OAuthErrorCode, description: string): Checked => ({ redirect: errorRedirect(redirectUri, state, code, description) });
+      if (params.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
+      // OAuth 2.1 §4.1.1 / RFC 7636 §4.3: PKCE is required, and only S256 (plain is refused).
+      if (params.code_challenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE with S256).');
+      if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted.');
+      if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+      let scopes: Scope[];
+      let resource: ResourceName | null;
+      try {
+        scopes = parseScopeParam(params.scope);
+        resource = parseResource(query.resource, config.baseUrl);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return fail(oauthCodeOf(err) as OAuthErrorCode, err.message);
+      }
+      return { request: { client, redirectUri, state, codeChallenge: params.code_challenge, scopes, resource, params } };
+    },
+
+    /** The person said no (RFC 6749 §4.1.2.1 access_denied). */
+    deny(request: AuthorizationRequest): string {
+      return errorRedirect(request.redirectUri, request.state, 'access_denied', 'The person declined to connect this app.');
+    },
+
+    /** The person approved for one owner: a single-use code, bound to everything it may be redeemed with. */
+    async approve(request: AuthorizationRequest, accountId: string, owner: OwnerChoice): Promise<string> {
+      if (owner.scopes.length === 0) throw new AppError('invalid_request', 'Nothing this app asks for can be granted for that choice; choose another.');
+      const code = randomBase62(43);
+      const now = clock.now().getTime();
+      // Codes an hour past their expiry can no longer be told from never issued; they go.
+      await repo.deleteExpiredCodes(db, new Date(now - 3600_000));
+      await repo.insertCode(db, {
+        hash: hashCredential(code),
+        client_id: request.client.id,
+        account_id: accountId,
+        team_id: owner.teamId,
+        scopes: owner.scopes,
+        redirect_uri: request.redirectUri,
+        code_challenge: request.codeChallenge,
+        resource: request.resource,
+        expires_at: new Date(now + CODE_TTL_SECONDS * 1000),
+      });
+      return redirectTo(request.redirectUri, request.state, { code });
+    },
+  };
+}
+
+/** RFC 7636 §4.6: BASE64URL(SHA256(verifier)) equals the challenge; the verifier itself has the §4.1 form. */
+export function verifierMatches(verifier: unknown, challenge: string): boolean {
+  return isPkceValue(verifier) && s256(verifier) === challenge;
+}
+
+export type Authorize = ReturnType<typeof createAuthorize>;

@@ -1,0 +1,76 @@
+// The authorization endpoint (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): GET shows the consent page (or
+// sends a signed-out person to sign in by email link, who comes back here afterwards); POST is the
+// person's decision, which redirects to the client with a code or access_denied, `state` echoed
+// and `iss` added (RFC 9207). A request with an unknown client or an unregistered redirect URI is
+// shown as an error page and never redirected (RFC 6749 §4.1.2.1).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../kernel/errors.ts';
+import type { AuthorizationRequest } from '../../modules/oauth/index.ts';
+import { usePageErrors } from '../web/errors.ts';
+import { field, useFormBodies } from '../web/form.ts';
+import { page, sendPage } from '../web/layout.ts';
+import { setReturnTo } from '../web/return-to.ts';
+import { loadSession, requireCsrf, type SignedIn } from '../web/security.ts';
+import { viewerOf } from '../web/signin-pages.ts';
+import { consentBody } from './consent-view.ts';
+
+/** The consent form posts here and is then redirected to the client: form-action must allow the client's redirect (CSP 3 §6.3.1). */
+function consentCsp(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  const target = url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol;
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${target}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+/** Errors of the request itself are shown to the person (never redirected) with status 400. */
+function shown(err: unknown): never {
+  if (err instanceof AppError && err.status === 401) throw new AppError('invalid_request', err.message);
+  throw err;
+}
+
+export function authorizePages(ctx: AppContext) {
+  const oauth = ctx.services.oauth;
+
+  async function check(params: Record<string, unknown>) {
+    return oauth.authorize.check(params).catch(shown);
+  }
+
+  async function consent(request: FastifyRequest, reply: FastifyReply, session: SignedIn, req: AuthorizationRequest, status: number, error: string | null) {
+    const owners = await oauth.owners(session.actor.account.id, req.scopes);
+    const body = consentBody(req, owners, session.csrfToken, error);
+    return sendPage(reply, status, page(`Connect ${req.client.name}?`, viewerOf(request), body), consentCsp(req.redirectUri));
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    useFormBodies(app);
+    app.addHook('onRequest', loadSession(ctx));
+    usePageErrors(app);
+
+    app.get('/oauth/authorize', async (request, reply) => {
+      const checked = await check(request.query as Record<string, unknown>);
+      if ('redirect' in checked) return reply.redirect(checked.redirect, 303);
+      const session = request.signedIn;
+      if (!session) {
+        // Sign in by email link first; confirming the link comes back to this very request.
+        setReturnTo(ctx, reply, request.url);
+        return reply.redirect('/signin', 303);
+      }
+      return consent(request, reply, session, checked.request, 200, null);
+    });
+
+    app.post('/oauth/authorize', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
+      const session = request.signedIn;
+      if (!session) throw new AppError('forbidden', 'You are signed out. Sign in again and repeat what you were doing.');
+      const checked = await check(request.body as Record<string, unknown>);
+      if ('redirect' in checked) return reply.redirect(checked.redirect, 303);
+      if (field(request.body, 'decision') === 'deny') return reply.redirect(oauth.authorize.deny(checked.request), 303);
+      if (field(request.body, 'decision') !== 'approve') return consent(request, reply, session, checked.request, 400, 'Choose Approve or Deny.');
+      try {
+        return reply.redirect(await oauth.approve(checked.request, session.actor.account.id, field(request.body, 'owner')), 303);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        return consent(request, reply, session, checked.request, err.status, err.message);
+      }
+    });
+  };
+}
