@@ -13,6 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
+import { compareWithPostGraphile } from './graphql.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
@@ -147,6 +148,7 @@ async function main(): Promise<number> {
   };
   const latency = await pass(1);
   const load = await pass(options.connections);
+  const graphql = await compareWithPostGraphile(service.url, auth, databaseUrl, options);
   const peakRss = service.peakRss();
 
   const [ceil, detail, oauthLoaded] = load as [Measurement, Measurement, Measurement];
@@ -162,7 +164,13 @@ async function main(): Promise<number> {
     Measurement,
   ];
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
-  const failed = [...latency, ...load].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
+  if (graphql) {
+    routes.push(
+      ...[graphql.service, graphql.postgraphile].map((m) => ({ name: m.name, latency: m, load: m, ratio: m.rps / ceil.rps })),
+    );
+    console.log(`GraphQL vs PostGraphile on the same query: ratio ${graphql.ratio.toFixed(2)} (median of rounds ${graphql.rounds.join(', ')})`);
+  }
+  const failed = [...latency, ...load, ...(graphql ? [graphql.service, graphql.postgraphile] : [])].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
   return report({
     routes,
@@ -174,10 +182,11 @@ async function main(): Promise<number> {
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
       // Within the run's noise (0.05 ms or 10 % at p50, 10 % of throughput) of the same route with a key.
       oauthTokenCostsNoMoreThanKey: oauthAlone.p50 <= detailAlone.p50 + Math.max(0.05, detailAlone.p50 * 0.1) && oauthLoaded.rps >= detail.rps * 0.9,
+      ...(graphql ? { graphqlAtLeastPostGraphile: graphql.ratio >= 1 } : {}),
     },
     peakRssBytes: peakRss,
     failed: [...new Set(failed.map((m) => m.name))],
-    settings: { ...options, latencyConnections: 1, queries, queryHits: data.hits, records: data.records.length, people: data.people.length, answerQuestions: answers.votes.length + answers.passages.length },
+    settings: { ...options, latencyConnections: 1, graphqlVsPostGraphile: graphql ? { ratio: Math.round(graphql.ratio * 100) / 100, rounds: graphql.rounds } : null, queries, queryHits: data.hits, records: data.records.length, people: data.people.length, answerQuestions: answers.votes.length + answers.passages.length },
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? 'unknown',

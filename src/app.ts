@@ -13,6 +13,7 @@ import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
 import { oauthSurface } from './surfaces/oauth/index.ts';
+import { graphqlSurface } from './surfaces/graphql/index.ts';
 import { sendErrorPage } from './surfaces/web/errors.ts';
 import { webSurface } from './surfaces/web/index.ts';
 import { webExtrasSurface } from './surfaces/pages/extras-surface.ts';
@@ -99,5 +100,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(a2aSurface(ctx));
   await app.register(webExtrasSurface(ctx));
   await app.register(oauthSurface(ctx));
+  await app.register(graphqlSurface(ctx));
   return app;
 }

@@ -5,10 +5,12 @@ import { bindOperations, type Operation } from './kernel/catalogue.ts';
 import { answersOperations } from './modules/answers/operations.ts';
 import { credentialsOperations } from './modules/credentials/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
+import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
 import { teamDataOperations } from './modules/team-data/operations.ts';
 import type { Services } from './services.ts';
 
-type Definitions = typeof publicDataOperations & typeof teamDataOperations & typeof credentialsOperations & typeof answersOperations;
+type Definitions = typeof publicDataOperations &
+  typeof publicDataBatchOperations & typeof teamDataOperations & typeof credentialsOperations & typeof answersOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -19,6 +21,7 @@ export function createCatalogue(services: Services): Operation[] {
   return [
     ...bindOperations(services.credentials, credentialsOperations),
     ...bindOperations(services.publicData, publicDataOperations),
+    ...bindOperations(services.publicData, publicDataBatchOperations),
     ...bindOperations(services.teamData, teamDataOperations),
     ...bindOperations(services.answers, answersOperations),
   ];

@@ -43,8 +43,12 @@ export function roleCanGrant(scope: Scope, role: Role, teamFeatures: readonly Fe
   return true;
 }
 
-/** How a performed operation counts against the limits (decisions.md "Envelopes and limits"). */
-export type LimitClass = 'data' | 'me' | 'ai' | 'none';
+/**
+ * How a performed operation counts against the limits (decisions.md "Envelopes and limits").
+ * 'answer' is one AI answer alone: an answer performed within a request already counted (a
+ * GraphQL document counts once, plus one AI answer per `answer` field).
+ */
+export type LimitClass = 'data' | 'me' | 'ai' | 'answer' | 'none';
 
 /** Who may perform an operation: the gate every surface passes through (house style, gate 2). */
 export interface Access {

@@ -64,6 +64,11 @@ export interface Performer<Id extends string = string> {
   /** Counts a request refused before any operation was admitted (a malformed body); throws 429 when none is left. */
   countRefusal(actor: Actor): Promise<LimitState>;
   /**
+   * Counts one request that performs several operations (a GraphQL document), which then run with
+   * `count: false`; throws 429 when none is left.
+   */
+  countRequest(actor: Actor): Promise<LimitState>;
+  /**
    * An admitted call that ends without running (its input was refused): gives back the AI answer
    * it holds, and returns the limits then (null when it held none). Safe to call more than once,
    * and after the call ran (it then changes nothing).
@@ -117,7 +122,7 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
   async function settle(admission: Admission, answered: boolean): Promise<LimitState | null> {
     if (settled.has(admission)) return settled.get(admission) ?? null;
     settled.set(admission, null);
-    if (answered || admission.counted !== 'ai') return null;
+    if (answered || (admission.counted !== 'ai' && admission.counted !== 'answer')) return null;
     const limits = await limiter.giveBackAnswer(admission.actor, admission.countedAt);
     settled.set(admission, limits);
     return limits;
@@ -155,6 +160,7 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
       return { result: await execute(admission, input), limits: admission.limits };
     },
     countRefusal,
+    countRequest: countRefusal,
     // A call still running (an A2A task answered after its request returned) settles when it ends.
     abandon: async (admission) => (started.has(admission) ? (settled.get(admission) ?? null) : settle(admission, false)),
   };

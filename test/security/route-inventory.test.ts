@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { scopeCatalogue } from '../../src/kernel/operations.ts';
 import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
+import { graphqlOperations } from '../../src/surfaces/graphql/resolvers.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
 import { startTestContext } from '../helpers/context.ts';
@@ -31,6 +32,7 @@ function bindings(): Map<string, string[]> {
   for (const row of rows) add(row.operationId, row.name);
   for (const id of dashboardOperations) add(id, 'dashboard');
   for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
+  for (const id of graphqlOperations) add(id, 'graphql');
   return where;
 }
 

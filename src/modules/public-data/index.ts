@@ -4,6 +4,7 @@
 // AppError('not_found').
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
+import { createBatchService } from './service-batch.ts';
 import { createMoneyService } from './service-money.ts';
 import { createSourcesService, type SyncStatus } from './service-sources.ts';
 import { createWardsService } from './service-wards.ts';
@@ -15,12 +16,19 @@ export * as schemas from './schema.ts';
 export type PublicData = ReturnType<typeof createLegislationService> &
   ReturnType<typeof createMoneyService> &
   ReturnType<typeof createSourcesService> &
-  ReturnType<typeof createWardsService>;
+  ReturnType<typeof createWardsService> &
+  ReturnType<typeof createBatchService>;
 
 /** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
 export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
   const legislation = createLegislationService(deps);
-  return { ...legislation, ...createMoneyService(deps), ...createSourcesService(deps, options.syncStatus), ...createWardsService(legislation.people) };
+  return {
+    ...legislation,
+    ...createMoneyService(deps),
+    ...createSourcesService(deps, options.syncStatus),
+    ...createWardsService(legislation.people),
+    ...createBatchService(deps),
+  };
 }
 
 /** Retrieval for the answers module: look-ups by name, ward, body and date, and ranked passages. */

@@ -1,6 +1,6 @@
 // Keyset pagination over any sort: the cursor carries the last row's sort key and the next page
 // starts strictly after it, so inserts never shift or repeat rows across pages.
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { AppError } from '../../kernel/errors.ts';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 
@@ -113,4 +113,30 @@ export async function paginate<R extends Record<string, unknown>, T>(
   q = q.orderBy(orderBy(plan)).limit(input.limit + 1);
   const rows = (await q.execute()) as R[];
   return toPage(rows, input.limit, plan.name, (row) => plan.keys.map((k) => keyValue(row[k.alias])), present);
+}
+
+/**
+ * One page per parent, in one query: the list query built for a parent (its filter compares with
+ * `parent`, a reference to the parent's id) runs once per id through a lateral join, with the same
+ * keyset, order and `limit + 1` as `paginate`. Each parent's page and cursor are exactly those of
+ * the list filtered by that parent alone, so a cursor continues either. Pages come in `ids` order.
+ */
+export async function paginateEach<R extends Record<string, unknown>, T>(
+  db: Kysely<any>,
+  ids: readonly string[],
+  build: (parent: RawBuilder<string>) => any,
+  plan: SortPlan,
+  input: { limit: number; cursor?: string | undefined },
+  present: (row: R) => T,
+): Promise<Page<T>[]> {
+  if (ids.length === 0) return [];
+  const cond = keysetCondition(plan, input.cursor);
+  let inner = build(sql<string>`k.parent`);
+  if (cond) inner = inner.where(cond);
+  inner = inner.orderBy(orderBy(plan)).limit(input.limit + 1);
+  const parents = sql.join(ids.map((id) => sql`(${id})`));
+  const { rows } = await sql<R & { __parent: string }>`select k.parent as __parent, x.* from (values ${parents}) as k(parent) cross join lateral (${inner}) x`.execute(db);
+  const byParent = new Map<string, R[]>(ids.map((id) => [id, []]));
+  for (const row of rows) byParent.get(row.__parent)?.push(row);
+  return ids.map((id) => toPage(byParent.get(id)!, input.limit, plan.name, (row) => plan.keys.map((k) => keyValue(row[k.alias])), present));
 }

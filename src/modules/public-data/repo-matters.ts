@@ -1,7 +1,7 @@
 // Matters: the list with its filters and text search, and the detail document in one query.
 import { sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
-import { type Db, jsonRows, rank, recordEquals, rollCallJson, tsQuery, updatedSince } from './repo-sql.ts';
+import { type Db, jsonRows, rank, recordEquals, rollCallJson, rollCallWithVotesJson, tsQuery, updatedSince } from './repo-sql.ts';
 
 export interface MatterFilters {
   type?: string | undefined;
@@ -130,18 +130,28 @@ export async function matterIdByRecord(db: Db, record: string): Promise<string |
   return row?.id;
 }
 
+/** A matter's (alias `m`) sponsors, actions and roll calls as JSON: its detail's parts, which a list may carry too. */
+export const matterParts = {
+  sponsors: () => jsonRows(sql`select s.person_id as "personId", s.name, s.role from matter_sponsors s where s.matter_id = m.id order by s.sort, s.name`),
+  actions: () =>
+    jsonRows(
+      sql`select a.id, a.sort, a.action_date as date, a.action_name as name, a.action_text as text, a.body_id as "bodyId",
+        a.body_name as "bodyName", a.meeting_id as "meetingId", a.result
+        from matter_actions a where a.matter_id = m.id order by a.sort, a.action_date, a.id`,
+    ),
+  /** Each roll call as `{ j }`; with `votes`, every vote of it too (as the roll call's detail has them). */
+  rollCalls: (votes = false) =>
+    jsonRows(sql`select ${votes ? rollCallWithVotesJson : rollCallJson} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`),
+};
+
 /** The whole detail document in one round trip: the matter row plus JSON arrays of its parts. */
 export function matterDetailQuery(db: Db, record: string) {
   return db
     .selectFrom('matters as m')
     .select([...matterColumns])
     .select([
-      jsonRows(sql`select s.person_id as "personId", s.name, s.role from matter_sponsors s where s.matter_id = m.id order by s.sort, s.name`).as('sponsors'),
-      jsonRows(
-        sql`select a.id, a.sort, a.action_date as date, a.action_name as name, a.action_text as text, a.body_id as "bodyId",
-          a.body_name as "bodyName", a.meeting_id as "meetingId", a.result
-          from matter_actions a where a.matter_id = m.id order by a.sort, a.action_date, a.id`,
-      ).as('actions'),
+      matterParts.sponsors().as('sponsors'),
+      matterParts.actions().as('actions'),
       jsonRows(sql`select t.name, t.kind, t.url from matter_attachments t where t.matter_id = m.id order by t.sort, t.name`).as('attachments'),
       sql<unknown>`(select json_build_object('id', o.id, 'recordNumber', o.record_number, 'title', o.title) from matters o where o.id = m.substitute_of_id)`.as(
         'substitute_of',
@@ -150,7 +160,7 @@ export function matterDetailQuery(db: Db, record: string) {
         'substitutes',
       ),
       jsonRows(sql`select x.related_record_number as v from matter_relations x where x.matter_id = m.id order by 1`).as('relations'),
-      jsonRows(sql`select ${rollCallJson} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`).as('roll_calls'),
+      matterParts.rollCalls().as('roll_calls'),
     ])
     .where(recordEquals('m.record_number', record));
 }

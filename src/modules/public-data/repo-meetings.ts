@@ -51,7 +51,8 @@ export function meetingListQuery(db: Db, f: MeetingFilters) {
   return updatedSince(qb, 'g.updated_at', f.updatedSince);
 }
 
-export async function meetingDetail(db: Db, id: string) {
+/** The detail documents of meetings (one row each, parts as JSON): filter by id, or by many ids. */
+export function meetingDetailQuery(db: Db) {
   return db
     .selectFrom('meetings as g')
     .select([...meetingColumns])
@@ -72,7 +73,9 @@ export async function meetingDetail(db: Db, id: string) {
         sql`select t.id, t.matter_id as "matterId", t.speaker_name as "speakerName", t.speaker_kind as "speakerKind",
           t.organization, t.position, t.mode, t.summary from testimony t where t.meeting_id = g.id order by t.id`,
       ).as('testimony'),
-    ])
-    .where('g.id', '=', id)
-    .executeTakeFirst();
+    ]);
+}
+
+export async function meetingDetail(db: Db, id: string) {
+  return meetingDetailQuery(db).where('g.id', '=', id).executeTakeFirst();
 }

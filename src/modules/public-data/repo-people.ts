@@ -23,7 +23,8 @@ export function bodyListQuery(db: Db, f: { kind?: string; active?: boolean; q?: 
   return updatedSince(qb, 'b.updated_at', f.updatedSince);
 }
 
-export async function bodyDetail(db: Db, id: string) {
+/** The detail documents of bodies (members as JSON): filter by id, or by many ids. */
+export function bodyDetailQuery(db: Db) {
   return db
     .selectFrom('bodies as b')
     .select([...bodyColumns])
@@ -33,9 +34,11 @@ export async function bodyDetail(db: Db, id: string) {
           from body_memberships m join people p on p.id = m.person_id
           where m.body_id = b.id and p.kind in ('alderperson', 'official', 'lobbyist') order by p.sort_name, m.start_date`,
       ).as('members'),
-    )
-    .where('b.id', '=', id)
-    .executeTakeFirst();
+    );
+}
+
+export async function bodyDetail(db: Db, id: string) {
+  return bodyDetailQuery(db).where('b.id', '=', id).executeTakeFirst();
 }
 
 export const personSortPlan = (sort: string): SortPlan => {
@@ -85,7 +88,8 @@ export function personListQuery(db: Db, f: PeopleFilters) {
   return updatedSince(qb, 'p.updated_at', f.updatedSince);
 }
 
-export async function personDetail(db: Db, id: string, kinds: readonly string[]) {
+/** The detail documents of people of these kinds (terms and memberships as JSON): filter by id, or by many ids. */
+export function personDetailQuery(db: Db, kinds: readonly string[]) {
   return db
     .selectFrom('people as p')
     .select([...personColumns])
@@ -99,9 +103,11 @@ export async function personDetail(db: Db, id: string, kinds: readonly string[])
           from body_memberships m join bodies b on b.id = m.body_id where m.person_id = p.id order by b.name, m.start_date`,
       ).as('memberships'),
     ])
-    .where('p.id', '=', id)
-    .where('p.kind', 'in', [...kinds] as PersonKind[])
-    .executeTakeFirst();
+    .where('p.kind', 'in', [...kinds] as PersonKind[]);
+}
+
+export async function personDetail(db: Db, id: string, kinds: readonly string[]) {
+  return personDetailQuery(db, kinds).where('p.id', '=', id).executeTakeFirst();
 }
 
 export async function sourceStatuses(db: Db) {

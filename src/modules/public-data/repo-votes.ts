@@ -1,7 +1,6 @@
 // Roll calls and individual votes.
-import { sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
-import { type Db, updatedSince } from './repo-sql.ts';
+import { type Db, updatedSince, votesJson } from './repo-sql.ts';
 import type { VoteValue } from './tables.ts';
 
 export const rollCallColumns = [
@@ -66,8 +65,7 @@ export async function rollCallDetail(db: Db, id: string) {
     .leftJoin('matters as m', 'm.id', 'r.matter_id')
     .select([...rollCallColumns, 'm.record_number', 'm.title as matter_title'])
     .select(
-      sql<unknown[]>`coalesce((select json_agg(json_build_object('personId', v.person_id, 'name', p.name, 'ward', p.ward, 'value', v.value)
-        order by p.sort_name, v.person_id) from votes v join people p on p.id = v.person_id where v.roll_call_id = r.id), '[]'::json)`.as('votes'),
+      votesJson.as('votes'),
     )
     .where('r.id', '=', id)
     .executeTakeFirst();

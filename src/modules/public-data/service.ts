@@ -8,7 +8,7 @@ import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
 import { type BodyActionRow, bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
-import { matterDetail, matterIdByRecord, matterListQuery, matterSortPlan } from './repo-matters.ts';
+import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan } from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
@@ -29,7 +29,11 @@ export function createLegislationService(deps: ModuleDeps) {
   const vocabulary = createVocabulary(db);
   return {
     matters: {
-      async list(q: s.MattersInput): Promise<Page<s.MatterOut>> {
+      /**
+       * `parts`: the sponsors, actions and roll calls (with their votes) of each matter, read in the
+       * same statement (a nested read's one round trip); the page is the same as without them.
+       */
+      async list(q: s.MattersInput, parts: readonly MatterPart[] = []): Promise<Page<s.MatterOut & MatterPartsOut>> {
         checkRange(q.introduced_from, q.introduced_to, 'introduced_from/introduced_to');
         const sort = q.sort ?? (q.q !== undefined ? 'relevance' : '-introduced');
         if (sort === 'relevance' && q.q === undefined) throw new AppError('invalid_request', 'sort=relevance needs a search query q.');
@@ -45,7 +49,8 @@ export function createLegislationService(deps: ModuleDeps) {
           q: q.q,
           updatedSince: q.updated_since,
         }, sort);
-        return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+        if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+        return paginate(qb.select(partSelections(parts)), matterSortPlan(sort), q, (row: Record<string, any>) => ({ ...p.presentMatter(row), ...presentParts(row, parts) }));
       },
       async get(record: string): Promise<s.MatterDetailOut> {
         const row = await matterDetail(db, record);
@@ -128,6 +133,27 @@ export function createLegislationService(deps: ModuleDeps) {
       return search(db, { q: q.q, types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since });
     },
   };
+}
+
+/** Parts of a matter a list may carry (`votes`: the roll calls' votes too). */
+export const matterPartNames = ['sponsors', 'actions', 'rollCalls', 'votes'] as const;
+export type MatterPart = (typeof matterPartNames)[number];
+export type MatterPartsOut = Partial<Pick<s.MatterDetailOut, 'sponsors' | 'actions'>> & { rollCalls?: (s.RollCallOut & { votes?: s.RollCallDetailOut['votes'] })[] };
+
+function partSelections(parts: readonly MatterPart[]) {
+  const selections = [];
+  if (parts.includes('sponsors')) selections.push(matterParts.sponsors().as('sponsors'));
+  if (parts.includes('actions')) selections.push(matterParts.actions().as('actions'));
+  if (parts.includes('rollCalls') || parts.includes('votes')) selections.push(matterParts.rollCalls(parts.includes('votes')).as('roll_calls'));
+  return selections;
+}
+
+function presentParts(row: Record<string, any>, parts: readonly MatterPart[]): MatterPartsOut {
+  const out: MatterPartsOut = {};
+  if (parts.includes('sponsors')) out.sponsors = row.sponsors;
+  if (parts.includes('actions')) out.actions = row.actions;
+  if (row.roll_calls) out.rollCalls = row.roll_calls.map((x: { j: s.RollCallOut }) => x.j);
+  return out;
 }
 
 export function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -16,11 +16,11 @@ let key: string;
 const BASE = 'http://council.test';
 
 /**
- * Links to routes other branches build (GraphQL, MCP): on this branch they do not
+ * Links to routes other branches build (MCP): on this branch they do not
  * exist yet, and this test says so. When one starts to resolve, move it out of this list so that
  * it is checked like every other link.
  */
-const PENDING_ROUTES = new Set(['/api/graphql', '/mcp']);
+const PENDING_ROUTES = new Set(['/mcp']);
 
 before(async () => {
   s = await startSampleService();

@@ -19,6 +19,7 @@ export const windowOrder: readonly WindowName[] = ['day', 'ai', 'minute'];
 const counted: Record<LimitClass, readonly WindowName[]> = {
   data: ['day', 'minute'],
   ai: ['day', 'ai', 'minute'],
+  answer: ['ai'],
   me: ['minute'],
   none: [],
 };

@@ -1,0 +1,28 @@
+// The GraphQL surface's bindings for the generated security tests: every top-level field with the
+// operation it performs and a well-formed document that selects it.
+import type { OperationId } from '../../src/catalogue.ts';
+
+export interface GraphQLBinding {
+  field: string;
+  operationId: OperationId;
+  document: string;
+}
+
+const q = (field: string, operationId: OperationId, selection: string): GraphQLBinding => ({ field, operationId, document: `{ ${selection} }` });
+
+export const graphqlBindings: GraphQLBinding[] = [
+  q('matters', 'matters.list', 'matters(limit: 1) { data { id sponsors { name } rollCalls { votes { value } } } }'),
+  q('matter', 'matters.read', 'matter(record: "O1900-0000001") { id }'),
+  q('rollCalls', 'roll-calls.list', 'rollCalls(limit: 1) { data { id votes { value } matter { id } } }'),
+  q('rollCall', 'roll-calls.read', 'rollCall(id: "none") { id }'),
+  q('votes', 'votes.list', 'votes(limit: 1) { data { value } }'),
+  q('meetings', 'meetings.list', 'meetings(limit: 1) { data { id agenda { id } insights { present } } }'),
+  q('meeting', 'meetings.read', 'meeting(id: "none") { id }'),
+  q('bodies', 'bodies.list', 'bodies(limit: 1) { data { id members { name } } }'),
+  q('committees', 'bodies.list', 'committees(limit: 1) { data { id } }'),
+  q('body', 'bodies.read', 'body(id: "none") { id }'),
+  q('people', 'people.public.list', 'people(limit: 1) { data { id committees { bodyName } votes(limit: 1) { data { value } } } }'),
+  q('person', 'people.public.read', 'person(id: "none") { id }'),
+  q('search', 'search.read', 'search(q: "parking", limit: 1) { data { id } }'),
+  { field: 'answer', operationId: 'answers.create', document: 'mutation { answer(question: "Who represents the 2nd ward?") { answer } }' },
+];
