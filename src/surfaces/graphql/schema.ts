@@ -105,7 +105,7 @@ type Person {
   lobbyingContacts(${pageArgs}): LobbyingContactPage!
 }
 
-type SearchResult { type: String! id: String! title: String! subtitle: String date: String path: String! rank: Float! }
+type SearchResult { type: String! id: String! title: String! subtitle: String date: String path: String! rank: Float! updatedAt: String! }
 
 type Citation { type: String! id: String! title: String! url: String! }
 type Answer { answer: String! citations: [Citation!]! model: String! }

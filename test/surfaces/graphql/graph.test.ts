@@ -133,7 +133,7 @@ test('meetings with agenda, attendance, public testimony and insights read as v1
 
 test('committees, bodies with members and search read as v1 does', async () => {
   const d = await data(`{ committees(limit: 5) { data { id name kind } meta { nextCursor } } bodies(limit: 3) { data { id name members { personId name ward role startDate endDate } } }
-    search(q: "parking", limit: 3) { data { type id title subtitle date path rank } meta { nextCursor } } }`);
+    search(q: "parking", limit: 3) { data { type id title subtitle date path rank updatedAt } meta { nextCursor } } }`);
   const committees = await h.rest(key, '/bodies?kind=committee&limit=5');
   assert.deepEqual(d.committees.data, committees.data.map((b: any) => ({ id: b.id, name: b.name, kind: b.kind })));
   for (const b of d.bodies.data) assert.deepEqual(b.members, (await h.rest(key, `/bodies/${b.id}`)).members);

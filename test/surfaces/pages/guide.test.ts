@@ -6,21 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { chromium } from 'playwright-core';
 import { scopeCatalogue } from '../../../src/kernel/operations.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { readerKey } from '../../helpers/service.ts';
 import { type SampleService, startSampleService } from './sample-service.ts';
 
 let s: SampleService;
 let key: string;
 const BASE = 'http://council.test';
-
-/**
- * Links to routes other branches build (OAuth server, GraphQL, MCP): on this branch they do not
- * exist yet, and this test says so. When one starts to resolve, move it out of this list so that
- * it is checked like every other link.
- */
-const PENDING_ROUTES = new Set(['/api/graphql', '/mcp']);
 
 before(async () => {
   s = await startSampleService();
@@ -40,10 +33,6 @@ async function checkLinks(doc: string, markdown: string): Promise<void> {
     const path = link.slice(BASE.length);
     const res = await s.get(path);
     await res.arrayBuffer();
-    if (PENDING_ROUTES.has(path.split('?')[0]!)) {
-      assert.equal(res.status, 404, `${doc}: ${path} now resolves (${res.status}): remove it from PENDING_ROUTES`);
-      continue;
-    }
     // Resolves: the route exists (a surface that needs a credential answers 401, never 404).
     assert.ok(res.status < 400 || res.status === 401, `${doc}: ${path} answered ${res.status}`);
   }
@@ -97,7 +86,7 @@ test('/docs renders both OpenAPI descriptions with the viewer served from this s
     await asset.arrayBuffer();
   }
   assert.equal((await s.get('/docs/assets/secrets.js')).status, 404);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     const errors: string[] = [];

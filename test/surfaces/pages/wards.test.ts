@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { readerKey } from '../../helpers/service.ts';
 import { type SampleService, startSampleService } from './sample-service.ts';
 
@@ -128,9 +129,8 @@ test('the form on the ward page answers with the ward of the coordinates, and re
 });
 
 test('in a browser the ward pages pass an axe-core audit with no serious or critical violations, and the map is usable by keyboard', async () => {
-  const { chromium } = await import('playwright-core');
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     // The audit script is injected: the pages' CSP (no script at all) is bypassed for it alone.
     const tab = await (await browser.newContext({ bypassCSP: true })).newPage();
