@@ -21,7 +21,7 @@ import { freshDatabase } from '../../helpers/context.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { seedPublicData } from '../../helpers/seed.ts';
 import { startService, type TestService } from '../../helpers/service.ts';
-import { linkIn } from '../web/browser.ts';
+import { csrfOf, linkIn } from '../web/browser.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let service: TestService;
@@ -126,12 +126,6 @@ class Person {
     const done = await this.request('POST', '/signin/verify', { _csrf: csrfOf(confirm.body), code });
     assert.equal(done.status, 303, done.body.slice(0, 300));
   }
-}
-
-function csrfOf(body: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(body);
-  assert.ok(m, 'a CSRF field on the page');
-  return m[1]!;
 }
 
 const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
