@@ -22,14 +22,25 @@ export function nameKey(name: string): string {
   return nameTokens(name).sort().join(' ');
 }
 
-/** "Last, First" → { given, family, name: "First Last" }; "First Last" is kept as is. */
+const isSuffix = (part: string) => SUFFIXES.has(part.replace(/\./g, '').toLowerCase());
+
+/**
+ * "Last, First" → { given, family, name: "First Last" }; "First Last" is kept as is. A suffix
+ * printed as its own comma part ("Cardona, Jr., Felix" in eLMS, "Cardona, Felix, Jr.") follows
+ * the name: "Felix Cardona Jr.".
+ */
 export function splitName(display: string): { name: string; sortName: string; given: string | null; family: string | null } {
   const trimmed = display.replace(/\s+/g, ' ').trim();
-  const comma = trimmed.indexOf(',');
-  if (comma > 0) {
-    const family = trimmed.slice(0, comma).trim();
-    const given = trimmed.slice(comma + 1).trim();
-    return { name: given ? `${given} ${family}` : family, sortName: trimmed, given: given || null, family };
+  if (trimmed.indexOf(',') > 0) {
+    const parts = trimmed.split(',').map((part) => part.trim());
+    const family = parts[0]!;
+    const suffix = parts.slice(1).filter(isSuffix);
+    const given = parts
+      .slice(1)
+      .filter((part) => part && !isSuffix(part))
+      .join(' ');
+    const name = [given, family, ...suffix].filter(Boolean).join(' ');
+    return { name, sortName: trimmed, given: given || null, family };
   }
   const parts = trimmed.split(' ');
   if (parts.length < 2) return { name: trimmed, sortName: trimmed, given: null, family: trimmed || null };
