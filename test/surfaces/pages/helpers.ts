@@ -1,20 +1,10 @@
 // The public website over real HTTP on the bundled Chicago sample (the records `npm start` loads),
 // with BASE_URL set to the address it listens on, and sample records of every kind to open.
-import { createServer } from 'node:net';
 import type { OperationId } from '../../../src/catalogue.ts';
 import { visitor } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { freePort } from '../../helpers/free-port.ts';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Site {
   t: TestContext;
