@@ -3,6 +3,7 @@
 // oauth_token_lookup function of migration 0090.
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
+import type { VerifyRow } from '../credentials/index.ts';
 import type { ClientKind, ResourceName } from './tables.ts';
 
 export type Q = Kysely<DB>;
@@ -195,30 +196,7 @@ export function grantForEvent(db: Q, id: string) {
 }
 
 /** What the credential check reads for an access token: api_key_lookup's columns and the token's resource. */
-export interface AccessTokenRow {
-  id: string;
-  name: string;
-  kind: 'oauth';
-  scopes: string[];
-  allowed_ips: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  team_id: string | null;
-  account_id: string;
-  email: string;
-  account_name: string | null;
-  a_per_day: number | null;
-  a_per_minute: number | null;
-  a_ai_per_day: number | null;
-  team_name: string | null;
-  features: string[] | null;
-  t_per_day: number | null;
-  t_per_minute: number | null;
-  t_ai_per_day: number | null;
-  role: 'owner' | 'admin' | 'member' | null;
-  resource: ResourceName | null;
-}
+export type AccessTokenRow = Omit<VerifyRow, 'kind' | 'scopes'> & { kind: 'oauth'; scopes: string[]; resource: ResourceName | null };
 
 export async function findAccessTokenForVerify(db: Q, hash: Buffer): Promise<AccessTokenRow | undefined> {
   const result = await sql<AccessTokenRow>`select * from oauth_token_lookup(${hash})`.execute(db);
