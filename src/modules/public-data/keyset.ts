@@ -2,6 +2,7 @@
 // starts strictly after it, so inserts never shift or repeat rows across pages.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { AppError } from '../../kernel/errors.ts';
+import { MAX_PAGE } from '../../kernel/schema.ts';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 
 export interface SortKey {
@@ -102,6 +103,12 @@ function keyValue(v: unknown): CursorValue {
 }
 
 /** Applies the keyset and order to a query, fetches one extra row and cuts the page. */
+/** A page size written into the SQL text: a positive integer (the schemas allow 1 to MAX_PAGE; internal readers may ask more), never anything else. */
+function pageSize(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}.`);
+  return limit;
+}
+
 export async function paginate<R extends Record<string, unknown>, T>(
   qb: any,
   plan: SortPlan,
@@ -110,7 +117,9 @@ export async function paginate<R extends Record<string, unknown>, T>(
 ): Promise<Page<T>> {
   const cond = keysetCondition(plan, input.cursor);
   let q = cond ? qb.where(cond) : qb;
-  q = q.orderBy(orderBy(plan)).limit(input.limit + 1);
+  // The page size is part of the text (a checked integer): a prepared
+  // statement's generic plan then knows it, as a custom plan would.
+  q = q.orderBy(orderBy(plan)).limit(sql.lit(pageSize(input.limit) + 1));
   const rows = (await q.execute()) as R[];
   return toPage(rows, input.limit, plan.name, (row) => plan.keys.map((k) => keyValue(row[k.alias])), present);
 }

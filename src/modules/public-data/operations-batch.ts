@@ -50,15 +50,20 @@ const rollCalls = (summary: string, run: (pd: PublicData, ids: string[], votes: 
 const MattersWithParts = Type.Object(
   {
     ...s.MattersQuery.properties,
-    parts: Type.Array(Type.Enum([...matterPartNames]), { maxItems: matterPartNames.length, description: 'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes).' }),
+    parts: Type.Array(Type.Enum([...matterPartNames]), {
+      maxItems: matterPartNames.length,
+      description: 'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes), voteValues (roll calls with each vote’s personId and value only).',
+    }),
   },
   { additionalProperties: false },
 );
+/** Votes as the `voteValues` part has them: whose and which value, in the detail's order. */
+const VoteValues = Type.Array(Type.Pick(s.RollCallDetail.properties.votes.items, ['personId', 'value']));
 const MatterWithParts = Type.Object({
   ...s.Matter.properties,
   sponsors: Type.Optional(s.MatterDetail.properties.sponsors),
   actions: Type.Optional(s.MatterDetail.properties.actions),
-  rollCalls: Type.Optional(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(s.RollCallDetail.properties.votes) }))),
+  rollCalls: Type.Optional(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(Type.Union([s.RollCallDetail.properties.votes, VoteValues])) }))),
 });
 
 export const publicDataBatchOperations = {

@@ -1,7 +1,7 @@
 // Matters: the list with its filters and text search, and the detail document in one query.
 import { sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
-import { type Db, jsonRows, rank, recordEquals, rollCallJson, rollCallWithVotesJson, tsQuery, updatedSince } from './repo-sql.ts';
+import { type Db, jsonRows, rank, recordEquals, rollCallJson, rollCallWithVotesJson, tsQuery, updatedSince, voteValuesJson, votesJson } from './repo-sql.ts';
 
 export interface MatterFilters {
   type?: string | undefined;
@@ -139,9 +139,14 @@ export const matterParts = {
         a.body_name as "bodyName", a.meeting_id as "meetingId", a.result
         from matter_actions a where a.matter_id = m.id order by a.sort, a.action_date, a.id`,
     ),
-  /** Each roll call as `{ j }`; with `votes`, every vote of it too (as the roll call's detail has them). */
-  rollCalls: (votes = false) =>
-    jsonRows(sql`select ${votes ? rollCallWithVotesJson : rollCallJson} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`),
+  /**
+   * Each roll call as `{ j }`; with `votes` `all`, every vote of it too (as the roll call's detail
+   * has them), with `values` each vote's person id and value only.
+   */
+  rollCalls: (votes: 'none' | 'all' | 'values' = 'none') => {
+    const j = votes === 'none' ? rollCallJson : rollCallWithVotesJson(votes === 'all' ? votesJson : voteValuesJson);
+    return jsonRows(sql`select ${j} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`);
+  },
 };
 
 /** The whole detail document in one round trip: the matter row plus JSON arrays of its parts. */

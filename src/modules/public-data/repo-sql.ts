@@ -40,15 +40,25 @@ const rollCallFields = sql`'id', r.id, 'matterId', r.matter_id,
 /** One roll call as presented (alias `r`), for the detail documents built in one round trip. */
 export const rollCallJson = sql`json_build_object(${rollCallFields})`;
 
-/** Every vote of roll call `r` as JSON, ordered as the roll call's detail orders them. */
-export const votesJson = sql<unknown[]>`coalesce((select json_agg(json_build_object('personId', v.person_id, 'name', p.name, 'ward', p.ward, 'value', v.value)
-  order by p.sort_name, v.person_id) from votes v join people p on p.id = v.person_id where v.roll_call_id = r.id), '[]'::json)`;
+/** Votes of roll call `r` as JSON rows of `columns`, ordered as the roll call's detail orders them. */
+const voteRows = (columns: RawBuilder<unknown>) =>
+  jsonRows(sql`select ${columns} from votes v join people p on p.id = v.person_id where v.roll_call_id = r.id order by p.sort_name, v.person_id`);
 
 /**
- * One roll call with every vote (alias `r`), built as one JSON object: merging two (jsonb `||`)
+ * Every vote of roll call `r` as JSON: rows of a sorted subquery, which PostgreSQL turns into JSON
+ * faster than objects built one by one and sorted inside the aggregate (a seventh less for the
+ * benchmark's nested read).
+ */
+export const votesJson = voteRows(sql`v.person_id as "personId", p.name, p.ward, v.value`);
+
+/** Each vote's person and value only, in the same order: for a reader that asks for no names (half the JSON to build). */
+export const voteValuesJson = voteRows(sql`v.person_id as "personId", v.value`);
+
+/**
+ * One roll call with its votes (alias `r`), built as one JSON object: merging two (jsonb `||`)
  * costs PostgreSQL about half its throughput on a nested read.
  */
-export const rollCallWithVotesJson = sql`json_build_object(${rollCallFields}, 'votes', ${votesJson})`;
+export const rollCallWithVotesJson = (votes: RawBuilder<unknown> = votesJson) => sql`json_build_object(${rollCallFields}, 'votes', ${votes})`;
 
 /** Lower-cased equality on record numbers (index matters_record_lower). */
 export function recordEquals(ref: string, record: string): RawBuilder<boolean> {

@@ -1,6 +1,7 @@
 // Public-data reads. Everything here is public: there is no per-object policy beyond which
 // people are public (policy.ts), so the services take only their input.
 import { AppError } from '../../kernel/errors.ts';
+import { preparedStatement } from '../../kernel/db.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
@@ -50,7 +51,14 @@ export function createLegislationService(deps: ModuleDeps) {
           updatedSince: q.updated_since,
         }, sort);
         if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
-        return paginate(qb.select(partSelections(parts)), matterSortPlan(sort), q, (row: Record<string, any>) => ({ ...p.presentMatter(row), ...presentParts(row, parts) }));
+        // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
+        // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
+        const unfiltered = [type, status, q.sponsor, q.body, q.introduced_from, q.introduced_to, q.q, q.updated_since].every((v) => v === undefined);
+        const withParts = qb.select(partSelections(parts));
+        return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
+          ...p.presentMatter(row),
+          ...presentParts(row, parts),
+        }));
       },
       async get(record: string): Promise<s.MatterDetailOut> {
         const row = await matterDetail(db, record);
@@ -135,16 +143,22 @@ export function createLegislationService(deps: ModuleDeps) {
   };
 }
 
-/** Parts of a matter a list may carry (`votes`: the roll calls' votes too). */
-export const matterPartNames = ['sponsors', 'actions', 'rollCalls', 'votes'] as const;
+/**
+ * Parts of a matter a list may carry: `votes` the roll calls with their votes, `voteValues` the
+ * roll calls with each vote's person id and value only (for a reader that asks for no names).
+ */
+export const matterPartNames = ['sponsors', 'actions', 'rollCalls', 'votes', 'voteValues'] as const;
 export type MatterPart = (typeof matterPartNames)[number];
-export type MatterPartsOut = Partial<Pick<s.MatterDetailOut, 'sponsors' | 'actions'>> & { rollCalls?: (s.RollCallOut & { votes?: s.RollCallDetailOut['votes'] })[] };
+export type MatterPartsOut = Partial<Pick<s.MatterDetailOut, 'sponsors' | 'actions'>> & {
+  rollCalls?: (s.RollCallOut & { votes?: Partial<s.RollCallDetailOut['votes'][number]>[] })[];
+};
 
 function partSelections(parts: readonly MatterPart[]) {
   const selections = [];
   if (parts.includes('sponsors')) selections.push(matterParts.sponsors().as('sponsors'));
   if (parts.includes('actions')) selections.push(matterParts.actions().as('actions'));
-  if (parts.includes('rollCalls') || parts.includes('votes')) selections.push(matterParts.rollCalls(parts.includes('votes')).as('roll_calls'));
+  const votes = parts.includes('votes') ? 'all' : parts.includes('voteValues') ? 'values' : parts.includes('rollCalls') ? 'none' : undefined;
+  if (votes) selections.push(matterParts.rollCalls(votes).as('roll_calls'));
   return selections;
 }
 

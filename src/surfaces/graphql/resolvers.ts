@@ -77,16 +77,33 @@ const rollCallsOf =
     return ctx.batches.load(op, parent.id, selects(info, 'votes') ? { votes: true } : undefined);
   };
 
-/** The fields `name` selects under `field` (direct selections; a fragment's are loaded by the next level). */
-function selectedUnder(info: GraphQLResolveInfo, field: string): Map<string, FieldNode> {
-  const found = new Map<string, FieldNode>();
+/** The fields selected under `field`, each name with every node that selects it (aliases; a fragment's are loaded by the next level). */
+function selectedUnder(info: GraphQLResolveInfo, field: string): Map<string, FieldNode[]> {
+  const found = new Map<string, FieldNode[]>();
   for (const node of info.fieldNodes) {
     for (const sel of node.selectionSet?.selections ?? []) {
       if (sel.kind !== Kind.FIELD || sel.name.value !== field) continue;
-      for (const inner of sel.selectionSet?.selections ?? []) if (inner.kind === Kind.FIELD) found.set(inner.name.value, inner);
+      for (const inner of sel.selectionSet?.selections ?? []) {
+        if (inner.kind === Kind.FIELD) found.set(inner.name.value, [...(found.get(inner.name.value) ?? []), inner]);
+      }
     }
   }
   return found;
+}
+
+/** Vote fields a roll call's vote answers from its person id and value alone. */
+const VALUE_FIELDS = new Set(['personId', 'value', 'person', '__typename']);
+
+/**
+ * Which roll call part the matters carry for a `rollCalls` selection: without votes, with votes,
+ * or with each vote's person id and value only when the votes select nothing else (a fragment
+ * under votes may ask for anything, so it takes the whole votes).
+ */
+function rollCallsPart(rollCalls: FieldNode[]): 'rollCalls' | 'votes' | 'voteValues' {
+  const votes = rollCalls.flatMap((node) => node.selectionSet?.selections.filter((sel): sel is FieldNode => sel.kind === Kind.FIELD && sel.name.value === 'votes') ?? []);
+  if (votes.length === 0) return 'rollCalls';
+  const bare = votes.every((v) => v.selectionSet?.selections.every((sel) => sel.kind === Kind.FIELD && VALUE_FIELDS.has(sel.name.value)));
+  return bare ? 'voteValues' : 'votes';
 }
 
 /**
@@ -100,7 +117,7 @@ async function matters(_: unknown, args: Args, ctx: GraphQLContext, info: GraphQ
   if (selected.has('sponsors')) parts.push('sponsors');
   if (selected.has('actions') || selected.has('meetings')) parts.push('actions');
   const rollCalls = selected.get('rollCalls');
-  if (rollCalls) parts.push(rollCalls.selectionSet?.selections.some((sel) => sel.kind === Kind.FIELD && sel.name.value === 'votes') ? 'votes' : 'rollCalls');
+  if (rollCalls) parts.push(rollCallsPart(rollCalls));
   if (parts.length === 0) return ctx.perform('matters.list', given(args));
   return ctx.perform('matters.list.parts', { ...given(args), parts });
 }

@@ -60,6 +60,30 @@ test('matters with sponsors, actions, roll calls and votes read as v1 does, page
   assert.ok(votesSeen >= 100 && sponsorsSeen >= 10, `votes ${votesSeen}, sponsors ${sponsorsSeen}`);
 });
 
+test("votes asked only for whose and which value come in the roll call's order; an alias asking names beside them gets the names", async () => {
+  const bare = (await data(`{ matters(limit: 25) { data { recordNumber rollCalls { id votes { personId value person { name } } } } } }`)).matters.data;
+  const mixed = (await data(`{ matters(limit: 25) { data { rollCalls { id votes { personId value } named: votes { name ward } } again: rollCalls { votes { name } } } } }`))
+    .matters.data;
+  let seen = 0;
+  for (const [i, m] of bare.entries()) {
+    for (const [j, r] of m.rollCalls.entries()) {
+      const rest = (await h.rest(key, `/roll-calls/${r.id}`)).votes as { personId: string; name: string; ward: number | null; value: string }[];
+      assert.deepEqual(
+        r.votes.map((v: any) => ({ personId: v.personId, value: v.value })),
+        rest.map((v) => ({ personId: v.personId, value: v.value })),
+        r.id,
+      );
+      assert.ok(r.votes.every((v: any) => typeof v.person?.name === 'string'), 'each voter read by id');
+      const other = mixed[i].rollCalls[j];
+      assert.deepEqual(other.votes, rest.map((v) => ({ personId: v.personId, value: v.value })));
+      assert.deepEqual(other.named, rest.map((v) => ({ name: v.name, ward: v.ward })));
+      assert.deepEqual(mixed[i].again[j].votes, rest.map((v) => ({ name: v.name })));
+      seen += r.votes.length;
+    }
+  }
+  assert.ok(seen >= 100, `${seen} votes`);
+});
+
 test('a matter by record number, a roll call by id and the votes list read as v1 does', async () => {
   const rc = h.seeded.rollCalls[0]!;
   const d = await data(`query($record: String!, $id: String!, $matter: String) {
