@@ -18,11 +18,12 @@ export const graphqlBindings: GraphQLBinding[] = [
   q('votes', 'votes.list', 'votes(limit: 1) { data { value } }'),
   q('meetings', 'meetings.list', 'meetings(limit: 1) { data { id agenda { id } insights { present } } }'),
   q('meeting', 'meetings.read', 'meeting(id: "none") { id }'),
-  q('bodies', 'bodies.list', 'bodies(limit: 1) { data { id members { name } } }'),
+  q('bodies', 'bodies.list', 'bodies(limit: 1) { data { id members { name } actions(limit: 1) { data { id matter { recordNumber } } } } }'),
   q('committees', 'bodies.list', 'committees(limit: 1) { data { id } }'),
   q('body', 'bodies.read', 'body(id: "none") { id }'),
   q('people', 'people.public.list', 'people(limit: 1) { data { id committees { bodyName } votes(limit: 1) { data { value } } } }'),
   q('person', 'people.public.read', 'person(id: "none") { id }'),
+  q('ward', 'wards.locate', 'ward(lat: 41.8837, lon: -87.6318) { ward alderperson { id } }'),
   q('search', 'search.read', 'search(q: "parking", limit: 1) { data { id } }'),
   { field: 'answer', operationId: 'answers.create', document: 'mutation { answer(question: "Who represents the 2nd ward?") { answer } }' },
 ];
