@@ -41,6 +41,22 @@ const top: Record<string, OperationId> = {
   person: 'people.public.read',
   ward: 'wards.locate',
   search: 'search.read',
+  sources: 'sources.read',
+  campaignCommittees: 'money.committees.list',
+  campaignCommittee: 'money.committees.read',
+  receipts: 'money.receipts.list',
+  expenditures: 'money.expenditures.list',
+  moneyTotals: 'money.totals.read',
+  lobbyists: 'lobbying.lobbyists.list',
+  lobbyist: 'lobbying.lobbyists.read',
+  lobbyingClients: 'lobbying.clients.list',
+  lobbyingClient: 'lobbying.clients.read',
+  lobbyingEmployers: 'lobbying.employers.list',
+  lobbyingEmployer: 'lobbying.employers.read',
+  lobbyingCompensation: 'lobbying.compensation.list',
+  lobbyingExpenditures: 'lobbying.expenditures.list',
+  lobbyingContributions: 'lobbying.contributions.list',
+  lobbyingActivity: 'lobbying.activity.list',
 };
 
 const field =

@@ -4,6 +4,8 @@
 // answer for the same records read alike and a cursor from one continues the other. Values the
 // operations check (sorts, vote values, dates) are Strings here: the operation's own schema refuses
 // a bad one with invalid_request, as REST does.
+import { disclosureFields, disclosurePages, disclosureTypes } from './schema-disclosures.ts';
+
 const page = (item: string) => `type ${item}Page { data: [${item}!]! meta: PageMeta! }`;
 const pageArgs = 'limit: Int, cursor: String';
 const listArgs = `${pageArgs}, updated_since: String`;
@@ -127,10 +129,25 @@ type WardLocation {
 
 type SearchResult { type: String! id: String! title: String! subtitle: String date: String path: String! rank: Float! updatedAt: String! }
 
+${disclosureTypes}
+
+type SourceSchedule { cron: String! timezone: String! nextRunAt: String }
+type SyncResult { seen: Int! changed: Int! }
+type SourceJob {
+  id: String! state: String! runningSince: String progress: String progressCount: Int attempt: Int! maxAttempts: Int! nextAttemptAt: String finishedAt: String
+  result: SyncResult error: String
+}
+"""An upstream source's freshness, its schedule here and its latest sync job."""
+type SourceStatus {
+  source: String! lastStartedAt: String lastSuccessAt: String lastError: String lastErrorAt: String highWater: String recordsSeen: Int! recordsChanged: Int!
+  schedule: SourceSchedule job: SourceJob
+}
+type SourceList { data: [SourceStatus!]! }
+
 type Citation { type: String! id: String! title: String! url: String! }
 type Answer { answer: String! citations: [Citation!]! model: String! }
 
-${['Matter', 'RollCall', 'Vote', 'Meeting', 'Body', 'BodyAction', 'Person', 'SearchResult', 'CampaignCommittee', 'LobbyingContact'].map(page).join('\n')}
+${['Matter', 'RollCall', 'Vote', 'Meeting', 'Body', 'BodyAction', 'Person', 'SearchResult', 'CampaignCommittee', 'LobbyingContact', ...disclosurePages].map(page).join('\n')}
 
 type Query {
   matters(type: String, status: String, sponsor: String, body: String, introduced_from: String, introduced_to: String, q: String, sort: String, ${listArgs}): MatterPage!
@@ -152,7 +169,9 @@ type Query {
   ward(lat: Float!, lon: Float!): WardLocation!
   """Ranked search across matters, people, meetings, bodies and lobbying organisations."""
   search(q: String!, type: String, ${listArgs}): SearchResultPage!
-}
+  """Freshness of each upstream source (as /sources)."""
+  sources: SourceList!
+${disclosureFields}}
 
 type Mutation {
   """An answer citing every record it rests on; needs public.ai and uses one of the day's AI answers."""

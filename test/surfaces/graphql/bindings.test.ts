@@ -1,8 +1,12 @@
 // Fields binding the operations REST v1 offers beside the core graph: a body's actions (nested,
-// paged as /bodies/{id}/actions, loaded for every body of a list in one statement) and the ward of
-// a point (as /wards?lat=…&lon=…), each answering what v1 answers for the same records.
+// paged as /bodies/{id}/actions, loaded for every body of a list in one statement), the ward of a
+// point (as /wards?lat=…&lon=…), source freshness, campaign money and lobbying disclosures, each
+// answering what v1 answers for the same records.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { buildSchema, getNamedType, type GraphQLObjectType, isObjectType } from 'graphql';
+import { typeDefs } from '../../../src/surfaces/graphql/schema.ts';
+import { COMMITTEE_ID, LOBBYIST_ID } from '../../helpers/seed.ts';
 import { dataOf, type Harness, recordingStatements, startGraphQL } from './helpers.ts';
 
 let h: Harness;
@@ -33,6 +37,14 @@ before(async () => {
   );
   await h.t.ctx.db.insertInto('matter_actions').values(rows).execute();
   actingBodies = [h.seeded.meetings[0]!.bodyId, ...committees.map((c) => c.id)];
+  // The sample's campaign committee has receipts only; give it some spending.
+  await h.t.ctx.db
+    .insertInto('expenditures')
+    .values(['2023-01-05', '2023-02-11', '2023-02-11'].map((date, i) => ({
+      id: `expenditure-${i}`, committee_id: COMMITTEE_ID, expended_date: date, amount: `${100 + i}.50`, payee: `Payee ${i}`, purpose: i ? 'Printing' : null,
+      address: null, city: 'Chicago', state: 'IL', zip: null, source: 'test', source_id: `expenditure-${i}`, source_url: null,
+    })))
+    .execute();
 });
 after(async () => {
   await h.t.close();
@@ -114,4 +126,73 @@ test('a point in the lake is in no ward, as /wards says; coordinates out of rang
   assert.match(bad.body.errors[0].message, /lat.*90/);
   const res = await fetch(`${h.url}/api/v1/wards?lat=95&lon=-87.6`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(res.status, 400);
+});
+
+const schema = buildSchema(typeDefs);
+
+/** Every field of a type, nested objects' fields too: a selection that leaves nothing of REST's out. */
+function everything(type: GraphQLObjectType): string {
+  return Object.values(type.getFields())
+    .filter((f) => f.args.length === 0)
+    .map((f) => {
+      const named = getNamedType(f.type);
+      return isObjectType(named) ? `${f.name} { ${everything(named)} }` : f.name;
+    })
+    .join(' ');
+}
+
+/** The whole selection under a top-level field. */
+const all = (field: string) => everything(getNamedType(schema.getQueryType()!.getFields()[field]!.type) as GraphQLObjectType);
+
+const lists: [field: string, path: string][] = [
+  ['campaignCommittees', '/money/committees'],
+  ['receipts', '/money/receipts'],
+  ['expenditures', '/money/expenditures'],
+  ['lobbyists', '/lobbying/lobbyists'],
+  ['lobbyingClients', '/lobbying/clients'],
+  ['lobbyingEmployers', '/lobbying/employers'],
+  ['lobbyingCompensation', '/lobbying/compensation'],
+  ['lobbyingExpenditures', '/lobbying/expenditures'],
+  ['lobbyingContributions', '/lobbying/contributions'],
+  ['lobbyingActivity', '/lobbying/activity'],
+];
+
+test('money and lobbying lists page as v1 does, with the same cursors', async () => {
+  for (const [field, path] of lists) {
+    const query = `query($cursor: String) { ${field}(limit: 2, cursor: $cursor) { ${all(field)} } }`;
+    let cursor: string | null = null;
+    let pages = 0;
+    let seen = 0;
+    do {
+      const page: any = (await data(query, { cursor }))[field];
+      assert.deepEqual(page, await h.rest(key, `${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`), `${field} page ${pages + 1}`);
+      seen += page.data.length;
+      cursor = page.meta.nextCursor;
+      pages++;
+    } while (cursor && pages < 3);
+    assert.ok(seen > 0, `${field}: the sample has records`);
+  }
+});
+
+test('a committee, a lobbyist, a client and an employer, the totals and the sources read as v1 does', async () => {
+  const first = await data('{ lobbyingClients(limit: 1) { data { id } } lobbyingEmployers(limit: 1) { data { id } } }');
+  const client = first.lobbyingClients.data[0].id;
+  const employer = first.lobbyingEmployers.data[0].id;
+  const reads: [field: string, args: string, path: string][] = [
+    ['campaignCommittee', `id: "${COMMITTEE_ID}"`, `/money/committees/${COMMITTEE_ID}`],
+    ['lobbyist', `id: "${LOBBYIST_ID}"`, `/lobbying/lobbyists/${LOBBYIST_ID}`],
+    ['lobbyingClient', `id: "${client}"`, `/lobbying/clients/${client}`],
+    ['lobbyingEmployer', `id: "${employer}"`, `/lobbying/employers/${employer}`],
+    ['moneyTotals', `committee: "${COMMITTEE_ID}", period: "quarter"`, `/money/totals?committee=${COMMITTEE_ID}&period=quarter`],
+    ['moneyTotals', '', '/money/totals'],
+  ];
+  for (const [field, args, path] of reads) {
+    const d = await data(`{ ${field}${args ? `(${args})` : ''} { ${all(field)} } }`);
+    assert.deepEqual(d[field], await h.rest(key, path), path);
+  }
+  const d = await data(`{ sources { ${all('sources')} } }`);
+  assert.deepEqual(d.sources, await h.rest(key, '/sources'));
+  assert.ok(d.sources.data.length > 0);
+  const missing = await h.post(key, '{ lobbyist(id: "lobbyist-none") { id } }');
+  assert.equal(missing.body.errors?.[0]?.extensions?.code, 'not_found', JSON.stringify(missing.body));
 });
