@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildSchema } from 'graphql';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import type { Scope } from '../../src/kernel/operations.ts';
 import { asAccount, operator } from '../../src/modules/accounts/index.ts';
 import { errorCatalogue } from '../../src/kernel/errors.ts';
+import { typeDefs } from '../../src/surfaces/graphql/schema.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { graphqlBindings } from './graphql-cases.ts';
 
@@ -50,6 +52,12 @@ function refusal(res: LightMyRequestResponse, status: number, code: string) {
   assert.ok(Array.isArray(body.errors) && body.errors.length > 0, res.body);
   assert.equal(body.errors[0].extensions.code, code, res.body);
 }
+
+test('every top-level field of the graph has its cases', () => {
+  const schema = buildSchema(typeDefs);
+  const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((type) => Object.keys(type?.getFields() ?? {}));
+  assert.deepEqual([...fields].sort(), graphqlBindings.map((b) => b.field).sort());
+});
 
 for (const b of graphqlBindings) {
   const scope = t.ctx.operations.get(b.operationId).access.scopes[0]!;

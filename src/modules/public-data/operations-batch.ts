@@ -86,6 +86,7 @@ export const publicDataBatchOperations = {
   ),
   'people.details.batch': parts('Terms and committee memberships of many public people', s.Nullable(s.PersonDetail), (pd, ids) => pd.batch.personDetails(ids)),
   'bodies.details.batch': parts('Members of many bodies', s.Nullable(s.BodyDetail), (pd, ids) => pd.batch.bodyDetails(ids)),
+  'bodies.actions.batch': pages('A page of the actions on matters of each of many bodies (as bodies.actions.list)', s.BodyAction, (pd, ids, page) => pd.batch.actionsOfBodies(ids, page)),
   'people.votes.batch': pages('A page of votes of each of many people (as votes.list with person)', s.Vote, (pd, ids, page) => pd.batch.votesOfPeople(ids, page)),
   'people.sponsored.batch': pages('A page of the matters each of many people sponsored (as matters.list with sponsor)', s.Matter, (pd, ids, page) =>
     pd.batch.sponsoredMatters(ids, page),

@@ -2,6 +2,7 @@
 // decimal strings with two decimals. Detail documents arrive partly as JSON built by the database
 // with these names already; the presenters only finish them.
 import type {
+  BodyActionOut,
   BodyDetailOut,
   BodyOut,
   CommitteeDetailOut,
@@ -44,6 +45,18 @@ export const presentBody = (r: Row): BodyOut => ({
   ...provenance(r),
 });
 export const presentBodyDetail = (r: Row): BodyDetailOut => ({ ...presentBody(r), members: r.members });
+
+/** A body's action on a matter (repo-actions.ts' row), with a reference to the matter. */
+export const presentBodyAction = (r: Row): BodyActionOut => ({
+  id: r.id,
+  date: r.action_date,
+  name: r.action_name,
+  text: r.action_text,
+  result: r.result,
+  meetingId: r.meeting_id,
+  matter: { id: r.matter_id, recordNumber: r.record_number, title: r.title },
+  updatedAt: r.updated_at,
+});
 
 export const presentPerson = (r: Row): PersonOut => ({
   id: r.id,

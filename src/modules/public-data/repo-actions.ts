@@ -12,19 +12,6 @@ export const bodyActionsSortPlan: SortPlan = {
   ],
 };
 
-export interface BodyActionRow {
-  id: string;
-  action_date: string | null;
-  action_name: string;
-  action_text: string | null;
-  result: string | null;
-  meeting_id: string | null;
-  matter_id: string;
-  record_number: string;
-  title: string;
-  updated_at: string;
-}
-
 export function bodyActionsQuery(db: Db, f: { bodyId: string; from?: string | undefined; to?: string | undefined; updatedSince?: string | undefined }) {
   let qb: any = db
     .selectFrom('matter_actions as a')

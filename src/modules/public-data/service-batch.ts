@@ -8,6 +8,7 @@ import { paginateEach } from './keyset.ts';
 import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
+import { bodyActionsQuery, bodyActionsSortPlan } from './repo-actions.ts';
 import { actionsOf, mattersByIds, meetingsByIds, rollCallsOf, sponsorsOf, votesOfRollCalls } from './repo-batch.ts';
 import { matterListQuery, matterSortPlan } from './repo-matters.ts';
 import { meetingDetailQuery } from './repo-meetings.ts';
@@ -84,6 +85,10 @@ export function createBatchService(deps: ModuleDeps) {
       /** Members of many bodies. */
       async bodyDetails(ids: readonly string[]): Promise<(s.BodyDetailOut | null)[]> {
         return pick(ids, (await none(ids, () => bodyDetailQuery(db).where('b.id', 'in', ids).execute())) ?? [], p.presentBodyDetail);
+      },
+      /** Each body's actions on matters, newest first: the page `bodies.actions.list` with the body's id gives. */
+      actionsOfBodies(ids: readonly string[], page: PageArgs): Promise<Page<s.BodyActionOut>[]> {
+        return paginateEach(db, ids, (body) => bodyActionsQuery(db, { bodyId: body as unknown as string }), bodyActionsSortPlan, page, p.presentBodyAction);
       },
       /** Each person's votes, newest first: the page `votes.list` with `person` gives. */
       votesOfPeople(ids: readonly string[], page: PageArgs): Promise<Page<s.VoteOut>[]> {

@@ -8,7 +8,7 @@ import { paginate } from './keyset.ts';
 import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
-import { type BodyActionRow, bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
+import { bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
 import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan } from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
@@ -114,16 +114,7 @@ export function createLegislationService(deps: ModuleDeps) {
         checkRange(q.from, q.to);
         if (!(await bodyExists(db, q.id))) throw notFound('body', q.id);
         const qb = bodyActionsQuery(db, { bodyId: q.id, from: q.from, to: q.to, updatedSince: q.updated_since });
-        return paginate<BodyActionRow & Record<string, unknown>, s.BodyActionOut>(qb, bodyActionsSortPlan, q, (r) => ({
-          id: r.id,
-          date: r.action_date,
-          name: r.action_name,
-          text: r.action_text,
-          result: r.result,
-          meetingId: r.meeting_id,
-          matter: { id: r.matter_id, recordNumber: r.record_number, title: r.title },
-          updatedAt: r.updated_at,
-        }));
+        return paginate(qb, bodyActionsSortPlan, q, p.presentBodyAction);
       },
     },
     people: {

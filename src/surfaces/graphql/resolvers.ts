@@ -39,7 +39,24 @@ const top: Record<string, OperationId> = {
   body: 'bodies.read',
   people: 'people.public.list',
   person: 'people.public.read',
+  ward: 'wards.locate',
   search: 'search.read',
+  sources: 'sources.read',
+  campaignCommittees: 'money.committees.list',
+  campaignCommittee: 'money.committees.read',
+  receipts: 'money.receipts.list',
+  expenditures: 'money.expenditures.list',
+  moneyTotals: 'money.totals.read',
+  lobbyists: 'lobbying.lobbyists.list',
+  lobbyist: 'lobbying.lobbyists.read',
+  lobbyingClients: 'lobbying.clients.list',
+  lobbyingClient: 'lobbying.clients.read',
+  lobbyingEmployers: 'lobbying.employers.list',
+  lobbyingEmployer: 'lobbying.employers.read',
+  lobbyingCompensation: 'lobbying.compensation.list',
+  lobbyingExpenditures: 'lobbying.expenditures.list',
+  lobbyingContributions: 'lobbying.contributions.list',
+  lobbyingActivity: 'lobbying.activity.list',
 };
 
 const field =
@@ -61,6 +78,19 @@ const byId =
   (op: OperationId, key: string) =>
   (parent: Parent, _: Args, ctx: GraphQLContext) =>
     parent[key] == null ? null : ctx.batches.load(op, parent[key]);
+
+/**
+ * A record the parent holds as a reference (`{ id, … }`, as REST presents it): the reference itself
+ * when the selection asks only for what it holds, else the whole record through `op`'s batch.
+ */
+const refOr =
+  (op: OperationId, key: string, held: ReadonlySet<string>) =>
+  (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+    const ref = parent[key] as Parent | null | undefined;
+    if (ref == null) return null;
+    const more = info.fieldNodes.some((node) => node.selectionSet?.selections.some((sel) => sel.kind !== Kind.FIELD || !held.has(sel.name.value)));
+    return more ? ctx.batches.load(op, ref.id) : ref;
+  };
 
 /** Whether the field's selection asks for `name` directly (a fragment's ask is served by the next level). */
 const selects = (info: GraphQLResolveInfo, name: string) =>
@@ -169,7 +199,14 @@ export const resolvers = {
     insights: part('meetings.details.batch', 'insights', 'insights'),
     rollCalls: rollCallsOf('meetings.roll-calls.batch'),
   },
-  Body: { members: part('bodies.details.batch', 'members', 'members') },
+  Body: {
+    members: part('bodies.details.batch', 'members', 'members'),
+    actions: pageOf('bodies.actions.batch'),
+  },
+  BodyAction: {
+    matter: refOr('matters.batch', 'matter', new Set(['id', 'recordNumber', 'title', '__typename'])),
+    meeting: byId('meetings.batch', 'meetingId'),
+  },
   Person: {
     terms: personPart('terms'),
     committees: personPart('memberships'),
@@ -196,6 +233,7 @@ export const graphqlOperations: readonly OperationId[] = [
   'roll-calls.votes.batch',
   'people.details.batch',
   'bodies.details.batch',
+  'bodies.actions.batch',
   'people.votes.batch',
   'people.sponsored.batch',
   'people.committees.batch',

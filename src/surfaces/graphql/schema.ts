@@ -4,6 +4,8 @@
 // answer for the same records read alike and a cursor from one continues the other. Values the
 // operations check (sorts, vote values, dates) are Strings here: the operation's own schema refuses
 // a bad one with invalid_request, as REST does.
+import { disclosureFields, disclosurePages, disclosureTypes } from './schema-disclosures.ts';
+
 const page = (item: string) => `type ${item}Page { data: [${item}!]! meta: PageMeta! }`;
 const pageArgs = 'limit: Int, cursor: String';
 const listArgs = `${pageArgs}, updated_since: String`;
@@ -73,10 +75,20 @@ type Term { office: String! ward: Int startDate: String endDate: String }
 type Membership { bodyId: String! bodyName: String! role: String! startDate: String endDate: String }
 type BodyMember { personId: String! name: String! ward: Int role: String! startDate: String endDate: String }
 
+"""An action a body took on a matter (Referred, Recommended to Pass, Passed, …)."""
+type BodyAction {
+  id: String! date: String name: String! text: String result: String meetingId: String updatedAt: String!
+  """The matter acted on (its id, recordNumber and title come with the action; any other field loads the matter)."""
+  matter: Matter!
+  meeting: Meeting
+}
+
 """The City Council or one of its committees."""
 type Body {
   id: String! name: String! abbreviation: String kind: String! active: Boolean! sourceUrl: String updatedAt: String!
   members: [BodyMember!]!
+  """What the body did: its actions on matters, newest first (as /bodies/{id}/actions)."""
+  actions(${pageArgs}): BodyActionPage!
 }
 
 """A campaign committee of an alderperson (Illinois State Board of Elections)."""
@@ -105,12 +117,37 @@ type Person {
   lobbyingContacts(${pageArgs}): LobbyingContactPage!
 }
 
+"""Which ward a point is in, and its current alderperson (as /wards?lat=…&lon=…)."""
+type WardLocation {
+  lat: Float! lon: Float!
+  """The ward containing the point; null outside every ward (outside Chicago, or in the lake)."""
+  ward: Int
+  alderperson: Person
+  """The ward map the point was placed on."""
+  boundaries: String!
+}
+
 type SearchResult { type: String! id: String! title: String! subtitle: String date: String path: String! rank: Float! updatedAt: String! }
+
+${disclosureTypes}
+
+type SourceSchedule { cron: String! timezone: String! nextRunAt: String }
+type SyncResult { seen: Int! changed: Int! }
+type SourceJob {
+  id: String! state: String! runningSince: String progress: String progressCount: Int attempt: Int! maxAttempts: Int! nextAttemptAt: String finishedAt: String
+  result: SyncResult error: String
+}
+"""An upstream source's freshness, its schedule here and its latest sync job."""
+type SourceStatus {
+  source: String! lastStartedAt: String lastSuccessAt: String lastError: String lastErrorAt: String highWater: String recordsSeen: Int! recordsChanged: Int!
+  schedule: SourceSchedule job: SourceJob
+}
+type SourceList { data: [SourceStatus!]! }
 
 type Citation { type: String! id: String! title: String! url: String! }
 type Answer { answer: String! citations: [Citation!]! model: String! }
 
-${['Matter', 'RollCall', 'Vote', 'Meeting', 'Body', 'Person', 'SearchResult', 'CampaignCommittee', 'LobbyingContact'].map(page).join('\n')}
+${['Matter', 'RollCall', 'Vote', 'Meeting', 'Body', 'BodyAction', 'Person', 'SearchResult', 'CampaignCommittee', 'LobbyingContact', ...disclosurePages].map(page).join('\n')}
 
 type Query {
   matters(type: String, status: String, sponsor: String, body: String, introduced_from: String, introduced_to: String, q: String, sort: String, ${listArgs}): MatterPage!
@@ -128,9 +165,13 @@ type Query {
   body(id: String!): Body
   people(kind: String, ward: Int, current: Boolean, body: String, q: String, sort: String, ${listArgs}): PersonPage!
   person(id: String!): Person
+  """Which ward a point (WGS 84 decimal degrees) is in, and its alderperson."""
+  ward(lat: Float!, lon: Float!): WardLocation!
   """Ranked search across matters, people, meetings, bodies and lobbying organisations."""
   search(q: String!, type: String, ${listArgs}): SearchResultPage!
-}
+  """Freshness of each upstream source (as /sources)."""
+  sources: SourceList!
+${disclosureFields}}
 
 type Mutation {
   """An answer citing every record it rests on; needs public.ai and uses one of the day's AI answers."""

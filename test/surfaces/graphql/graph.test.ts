@@ -3,7 +3,7 @@
 // query makes one SQL statement per level however many records it holds.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Harness, startGraphQL } from './helpers.ts';
+import { dataOf, type Harness, recordingStatements, startGraphQL } from './helpers.ts';
 
 let h: Harness;
 let key: string;
@@ -21,12 +21,7 @@ const MATTER = 'id recordNumber legacyRecordNumber type title status category ke
 const ACTION = 'id sort date name text bodyId bodyName meetingId result';
 const VOTE = 'rollCallId personId personName ward value date matterId recordNumber actionName meetingId updatedAt';
 
-async function data(query: string, variables?: Record<string, unknown>) {
-  const res = await h.post(key, query, variables);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data;
-}
+const data = (query: string, variables?: Record<string, unknown>) => dataOf(h, key, query, variables);
 
 const without = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
@@ -166,16 +161,9 @@ test('committees, bodies with members and search read as v1 does', async () => {
 });
 
 test('a nested query makes one SQL statement per level, however many records it holds', async () => {
-  const executor = h.t.ctx.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, o?: unknown) => Promise<unknown> };
-  const original = executor.executeQuery;
-  const statements: string[] = [];
-  executor.executeQuery = function (this: unknown, q, o) {
-    statements.push(q.sql);
-    return original.call(this, q, o);
-  };
-  // Public-record reads only (the limit counters are not part of the query).
-  const publicReads = () => statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_counters/.test(s));
-  try {
+  await recordingStatements(h, async (statements) => {
+    // Public-record reads only (the limit counters are not part of the query).
+    const publicReads = () => statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_counters/.test(s));
     const query = `{ rollCalls(limit: 20) { data { id votes { personId value person { name committees { bodyName } } }
       matter { recordNumber sponsors { name person { ward } } actions { name meeting { id bodyName } } } } } }`;
     const d = await data(query);
@@ -193,7 +181,5 @@ test('a nested query makes one SQL statement per level, however many records it 
     await data(query.replace('limit: 20', 'limit: 2'));
     assert.ok(publicReads().length <= perField, 'two roll calls take no fewer levels than ten');
     assert.equal(votesOf(), 1);
-  } finally {
-    executor.executeQuery = original;
-  }
+  });
 });

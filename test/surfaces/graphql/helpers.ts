@@ -1,6 +1,7 @@
 // Shared set-up for the GraphQL tests: the seeded sample (test/helpers/seed.ts) plus the parts it
 // lacks (sponsors, actions at meetings, agenda, attendance, testimony, lobbying contacts), the
 // service listening on a loopback port, and a GraphQL client over HTTP (a POST or GET with fetch).
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { operator } from '../../../src/modules/accounts/index.ts';
 import type { Scope } from '../../../src/kernel/operations.ts';
@@ -101,4 +102,28 @@ export async function startGraphQL(): Promise<Harness> {
       return res.json();
     },
   };
+}
+
+/** The data of a query that must succeed: 200 and no errors. */
+export async function dataOf(h: Harness, key: string, query: string, variables?: Record<string, unknown>): Promise<any> {
+  const res = await h.post(key, query, variables);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data;
+}
+
+/** Runs `run` while recording the SQL text of every statement the service sends to the database. */
+export async function recordingStatements<T>(h: Harness, run: (statements: string[]) => Promise<T>): Promise<T> {
+  const executor = h.t.ctx.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, o?: unknown) => Promise<unknown> };
+  const original = executor.executeQuery;
+  const statements: string[] = [];
+  executor.executeQuery = function (this: unknown, q, o) {
+    statements.push(q.sql);
+    return original.call(this, q, o);
+  };
+  try {
+    return await run(statements);
+  } finally {
+    executor.executeQuery = original;
+  }
 }
