@@ -64,7 +64,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     ingestSchedule,
     accounts,
     credentials,
-    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, events }),
+    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, events, jobs }),
     idempotency: createIdempotency(deps),
     mailer,
     sessions,

@@ -24,6 +24,11 @@ export interface Config {
     refreshToken: number;
     signinLink: number;
   };
+  /**
+   * Dynamic client registration (modules/oauth): clients registered per client address in an hour,
+   * and how old a client that never got a grant may grow before the clean-up deletes it.
+   */
+  oauth: { registrationsPerHour: number; unusedClientTtlSeconds: number };
   /** The job queue (kernel/jobs.ts). */
   jobs: { stopGraceSeconds: number };
   /** Where ingestion fetches each source from, and which sources sync on a schedule. */
@@ -155,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessToken: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
       refreshToken: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 2592000, 1),
       signinLink: int(env, 'SIGNIN_LINK_TTL_SECONDS', 900, 1),
+    },
+    oauth: {
+      registrationsPerHour: int(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1, 100_000),
+      // At least an hour: registrations are counted from the clients registered in the last hour.
+      unusedClientTtlSeconds: int(env, 'OAUTH_UNUSED_CLIENT_TTL_SECONDS', 86_400, 3600, 365 * 86_400),
     },
     jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
     ingest: ingestConfig(env),

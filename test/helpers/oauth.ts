@@ -6,6 +6,10 @@ import { s256 } from '../../src/modules/oauth/index.ts';
 
 const REDIRECT = 'https://agent.example.net/callback';
 
+/** Each minted client registers from an address of its own (2001:db8::/32, RFC 3849), so tests that mint many stay under the hourly limit. */
+let minted = 0;
+const nextAddress = () => `2001:db8::${(++minted).toString(16)}`;
+
 export interface MintOptions {
   accountId: string;
   /** A team id, or null for a personal grant. */
@@ -17,7 +21,7 @@ export interface MintOptions {
 
 export async function mintOAuthTokens(ctx: AppContext, o: MintOptions): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
   const oauth = ctx.services.oauth;
-  const client = await oauth.clients.register({ redirect_uris: [REDIRECT], client_name: 'Test client' });
+  const client = await oauth.clients.register({ redirect_uris: [REDIRECT], client_name: 'Test client' }, nextAddress());
   const verifier = crypto.randomUUID().repeat(2);
   const checked = await oauth.authorize.check({
     response_type: 'code',

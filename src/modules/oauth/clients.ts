@@ -3,6 +3,7 @@
 // is the https URL of a JSON document describing them. Every client is public: no secrets, token
 // endpoint auth method "none" (OAuth 2.1 §2.1).
 import type { ModuleDeps } from '../../kernel/deps.ts';
+import { type WindowLimit, withinWindowLimit } from '../../kernel/window-limit.ts';
 import { randomBase62 } from '../credentials/index.ts';
 import { type DocumentFetch, readMetadataDocument } from './metadata-document.ts';
 import { oauthError } from './errors.ts';
@@ -61,15 +62,31 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
   const development = config.nodeEnv === 'development' || config.nodeEnv === 'test';
 
   return {
-    /** RFC 7591 §3.1: registers a public client; the answer (§3.2.1) is what was registered. */
-    async register(meta: unknown) {
+    /**
+     * RFC 7591 §3.1: registers a public client; the answer (§3.2.1) is what was registered. `from`
+     * is the client address: at most OAUTH_REGISTRATIONS_PER_HOUR from one address in an hour
+     * (RFC 7591 §5 leaves abuse of open registration to the server). Metadata that cannot be
+     * registered is refused first (400) and, storing nothing, does not count.
+     */
+    async register(meta: unknown, from: string) {
       const checked = checkClientMetadata(meta);
       const id = `ctc_${randomBase62(24)}`;
       const name = checked.name ?? 'Unnamed app';
-      await repo.insertClient(db, { id, kind: 'registered', client_name: name, client_uri: checked.uri, redirect_uris: checked.redirectUris });
+      const now = clock.now();
+      const limit: WindowLimit = {
+        keys: [`oauth.register:${from}`],
+        windowSeconds: 3600,
+        now,
+        count: async (trx, since) => [{ ...(await repo.countRegisteredFrom(trx, from, since)), limit: config.oauth.registrationsPerHour }],
+        message: 'Too many clients were registered from this address in the last hour; try again after Retry-After seconds.',
+        // Neither RFC 7591 §3.2.2 nor RFC 6749 names a code for this; the service's own (decisions.md, "Errors").
+        protocolCode: 'rate_limited',
+      };
+      const row = { id, kind: 'registered' as const, client_name: name, client_uri: checked.uri, redirect_uris: checked.redirectUris, registered_from: from, created_at: now };
+      await withinWindowLimit(db, limit, (trx) => repo.insertClient(trx, row));
       return {
         client_id: id,
-        client_id_issued_at: Math.floor(clock.now().getTime() / 1000),
+        client_id_issued_at: Math.floor(now.getTime() / 1000),
         client_name: name,
         ...(checked.uri ? { client_uri: checked.uri } : {}),
         redirect_uris: checked.redirectUris,

@@ -21,8 +21,42 @@ export async function findClient(db: Q, id: string): Promise<ClientRow | undefin
   return db.selectFrom('oauth_clients').select(['id', 'kind', 'client_name', 'client_uri', 'redirect_uris', 'fresh_until']).where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertClient(db: Q, row: Omit<ClientRow, 'fresh_until'>): Promise<void> {
+export async function insertClient(db: Q, row: Omit<ClientRow, 'fresh_until'> & { registered_from: string; created_at: Date }): Promise<void> {
   await db.insertInto('oauth_clients').values(row).execute();
+}
+
+/** Clients registered from this client address since `since`, and when the oldest of them was. */
+export async function countRegisteredFrom(db: Q, from: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  const row = await db
+    .selectFrom('oauth_clients')
+    .select([sql<number>`count(*)`.as('count'), sql<Date | null>`min(created_at)`.as('oldest')])
+    .where('registered_from', '=', from)
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest ?? null };
+}
+
+/**
+ * Deletes up to `batch` clients nobody uses: registered before `before`, or metadata documents
+ * last fetched before it and no longer fresh; in either case with no grant at all (a revoked grant
+ * still lists its app and keeps its history) and no code that expired after `codesAfter` (a
+ * redemption may be under way). Their expired codes go with them (on delete cascade).
+ */
+export async function deleteUnusedClients(db: Q, at: { before: Date; codesAfter: Date; now: Date }, batch: number): Promise<number> {
+  const unused = db
+    .selectFrom('oauth_clients as c')
+    .select('c.id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('c.kind', '=', 'registered'), eb('c.created_at', '<', at.before)]),
+        eb.and([eb('c.kind', '=', 'metadata_document'), eb('c.fetched_at', '<', at.before), eb.or([eb('c.fresh_until', 'is', null), eb('c.fresh_until', '<', at.now)])]),
+      ]),
+    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.id'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('oauth_codes as k').select('k.hash').whereRef('k.client_id', '=', 'c.id').where('k.expires_at', '>', at.codesAfter))))
+    .limit(batch);
+  const r = await db.deleteFrom('oauth_clients').where('id', 'in', unused).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** A metadata document as last fetched: kept (and refreshed) under its URL. */

@@ -3,10 +3,12 @@
 // person sees and disconnects, and the composition of clients, authorization, tokens and grants.
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
+import type { Jobs } from '../../kernel/jobs.ts';
 import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
 import { type AccountActing, type Accounts, asAccount } from '../accounts/index.ts';
 import { type ApiKeys, canListTeamKeys, canManageKey } from '../credentials/index.ts';
 import { type AuthorizationRequest, createAuthorize, type OwnerChoice } from './authorize.ts';
+import { createClientCleanup } from './cleanup.ts';
 import { createClients } from './clients.ts';
 import type { Events } from '../events/index.ts';
 import { createGrants } from './grants.ts';
@@ -54,6 +56,8 @@ export interface OAuthDeps {
   fetchDocument: DocumentFetch;
   /** Credential events: every grant issued, refreshed or revoked (modules/events). */
   events: Pick<Events, 'credential'>;
+  /** The job queue the clean-up of unused clients runs on. */
+  jobs: Pick<Jobs, 'work' | 'schedule'>;
 }
 
 export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, others: OAuthDeps) {
@@ -63,6 +67,7 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
   const grants = createGrants(deps, others.settlePower, others.events);
   const authorize = createAuthorize(deps, clients);
   const endpoint = createTokenEndpoint(deps, clients, grants);
+  const cleanup = createClientCleanup(deps, others.jobs);
 
   // A member leaving a team: the grants they gave for it end with the membership (spec "Rules" 2).
   accounts.onMembershipEnded(async (trx, ended) => {
@@ -84,6 +89,9 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
     authorize,
     token: endpoint.token,
     revoke: endpoint.revoke,
+    /** Deletes clients that never got a grant (cleanup.ts); start() runs it hourly on the job queue. */
+    deleteUnusedClients: cleanup.deleteUnused,
+    start: cleanup.start,
 
     /**
      * What the person may choose on the consent page: Personal, and each team where they may make

@@ -1,4 +1,4 @@
-// Kysely types of the oauth module's tables (migration 0090).
+// Kysely types of the oauth module's tables (migrations 0090, 0140).
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -12,7 +12,10 @@ export interface OAuthClientsTable {
   client_name: string;
   client_uri: string | null;
   redirect_uris: string[];
-  created_at: Generated<Timestamp>;
+  /** Set from the service's clock on registration (the hourly count reads it); the database's now() otherwise. */
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Registered clients: the client address the registration came from (counted per hour). */
+  registered_from: Generated<string | null>;
   fetched_at: Timestamp | null;
   fresh_until: Timestamp | null;
 }

@@ -24,6 +24,7 @@ export function authMd(config: Config, operations: readonly Operation[]): string
   const minutes = Math.round(config.ttl.registration / 60);
   const hours = Math.round(config.ttl.accessToken / 3600);
   const days = Math.round(config.ttl.refreshToken / 86400);
+  const unusedHours = Math.round(config.oauth.unusedClientTtlSeconds / 3600);
   return `# Getting a credential for Council Tracker
 
 Every machine surface (v1 \`${b}/api/v1\`, v2 \`${b}/api/v2\`, GraphQL \`${b}/api/graphql\`, MCP \`${b}/mcp\`, A2A \`${b}/a2a\`) needs a credential tied to a person's free account. There are three ways to get one. Send it as \`Authorization: Bearer <credential>\`; never in a URL.
@@ -80,7 +81,7 @@ WWW-Authenticate: Bearer resource_metadata="${resourceMetadataUrl(b, 'api')}", s
 
 1. Read the protected resource metadata (RFC 9728) at that URL ([for the API](${resourceMetadataUrl(b, 'api')}), [for MCP](${resourceMetadataUrl(b, 'mcp')}), [for A2A](${resourceMetadataUrl(b, 'a2a')})): \`resource\` is the surface, \`authorization_servers\` names \`${b}\`, \`scopes_supported\` lists the scopes below.
 2. Read the [authorization server metadata](${b}/.well-known/oauth-authorization-server) (RFC 8414): the authorize, token, registration and revocation endpoints, PKCE \`S256\`, and under \`agent_auth\` the registration flow of section 1.
-3. Be a public client: register with \`POST ${b}/oauth/register\` (RFC 7591; \`token_endpoint_auth_method: "none"\`, your \`redirect_uris\`), or use an https URL of a client ID metadata document as \`client_id\`.
+3. Be a public client: register with \`POST ${b}/oauth/register\` (RFC 7591; \`token_endpoint_auth_method: "none"\`, your \`redirect_uris\`), or use an https URL of a client ID metadata document as \`client_id\`. Register once and keep the \`client_id\`: an address may register ${config.oauth.registrationsPerHour} client${config.oauth.registrationsPerHour === 1 ? '' : 's'} an hour (then 429 \`rate_limited\` with \`Retry-After\`), and a client with no grant ${unusedHours} hour${unusedHours === 1 ? '' : 's'} after registering is deleted (then \`invalid_client\`: register again).
 4. Send the person to \`${b}/oauth/authorize?response_type=code&client_id=…&redirect_uri=…&code_challenge=…&code_challenge_method=S256&scope=${encodeURIComponent(DEFAULT_SCOPE)}&state=…\` (add \`resource=${b}/mcp\`, \`/a2a\` or \`/api\` to bind the token to one surface). They sign in by email link and consent; for team scopes they choose Personal or one of their teams.
 5. Exchange the code at \`POST ${b}/oauth/token\` (\`grant_type=authorization_code\`, \`code\`, \`redirect_uri\`, \`client_id\`, \`code_verifier\`). The answer holds \`access_token\` (\`cto_…\`, ${hours} hour${hours === 1 ? '' : 's'}), \`refresh_token\` (\`ctr_…\`, ${days} days, rotates on every use), the granted \`scope\` and, for a team, \`org_id\`.
 6. Refresh with \`grant_type=refresh_token\` (a narrower \`scope\` may be asked, never a wider one). Revoke at \`POST ${b}/oauth/revoke\` (RFC 7009).

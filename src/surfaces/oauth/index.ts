@@ -4,6 +4,7 @@
 // (./authorize-pages.ts). The module (src/modules/oauth) does the work; this only translates.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { clientIp } from '../http/client-ip.ts';
 import { useRenderer, renderOAuth } from '../http/render.ts';
 import { useFormBodies } from '../web/form.ts';
 import { authorizePages } from './authorize-pages.ts';
@@ -43,7 +44,7 @@ export function oauthSurface(ctx: AppContext) {
         return noStore(reply).send(tokens);
       });
       scope.post('/register', async (request, reply) => {
-        const client = await oauth.clients.register(request.body);
+        const client = await oauth.clients.register(request.body, clientIp(request, ctx.config.trustProxy));
         return noStore(reply).status(201).send(client);
       });
       scope.post('/revoke', async (request, reply) => {

@@ -30,7 +30,7 @@ const rejects = (p: Promise<unknown>, code: string) => assert.rejects(p, (err: a
 
 test('a code is good for a minute only; a replay after that still revokes its grant', async () => {
   const oauth = t.ctx.services.oauth;
-  const { client_id } = await oauth.clients.register({ redirect_uris: [REDIRECT] });
+  const { client_id } = await oauth.clients.register({ redirect_uris: [REDIRECT] }, '127.0.0.1');
   const verifier = 'v'.repeat(50);
   const late = await codeFor(client_id, verifier);
   clock.advance(61_000);
@@ -46,7 +46,7 @@ test('a code is good for a minute only; a replay after that still revokes its gr
 
 test('access tokens expire after ACCESS_TOKEN_TTL_SECONDS, refresh tokens after REFRESH_TOKEN_TTL_SECONDS', async () => {
   const oauth = t.ctx.services.oauth;
-  const { client_id } = await oauth.clients.register({ redirect_uris: [REDIRECT] });
+  const { client_id } = await oauth.clients.register({ redirect_uris: [REDIRECT] }, '127.0.0.1');
   const verifier = 'w'.repeat(50);
   const tokens = await oauth.token({ grant_type: 'authorization_code', code: await codeFor(client_id, verifier), client_id, redirect_uri: REDIRECT, code_verifier: verifier });
   const verify = (token: string) => t.ctx.services.credentials.verify({ token, ip: '127.0.0.1', surface: 'api' });

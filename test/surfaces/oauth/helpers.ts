@@ -3,6 +3,7 @@
 // http://council.test, so the client's fetch sends each request to the listening address.
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
+import type { Clock } from '../../../src/kernel/clock.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Browser, csrfOf, pathOf, signInViaOutbox } from '../web/browser.ts';
 
@@ -17,8 +18,8 @@ export interface OAuthTest {
   close(): Promise<void>;
 }
 
-export async function startOAuthTest(env: Record<string, string> = {}): Promise<OAuthTest> {
-  const t = await startTestContext({ env });
+export async function startOAuthTest(env: Record<string, string> = {}, clock?: Clock): Promise<OAuthTest> {
+  const t = await startTestContext({ env, ...(clock ? { clock } : {}) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const send: typeof fetch = (input, init) => {

@@ -22,18 +22,23 @@ export async function insert(db: Q, row: NewRegistration): Promise<void> {
   await db.insertInto('agent_registrations').values(row).execute();
 }
 
-/** Registrations made since `since` for this address (any case) and from this client address. */
-export async function countRecent(db: Q, email: string, clientIp: string, since: Date): Promise<{ byEmail: number; byClient: number }> {
+/** Registrations made since `since` for this address (any case) and from this client address, with the oldest of each. */
+export async function countRecent(db: Q, email: string, clientIp: string, since: Date) {
   const row = await db
     .selectFrom('agent_registrations')
     .select([
       sql<number>`count(*) filter (where lower(email) = lower(${email}))`.as('by_email'),
+      sql<Date | null>`min(created_at) filter (where lower(email) = lower(${email}))`.as('oldest_by_email'),
       sql<number>`count(*) filter (where client_ip = ${clientIp})`.as('by_client'),
+      sql<Date | null>`min(created_at) filter (where client_ip = ${clientIp})`.as('oldest_by_client'),
     ])
     .where('created_at', '>', since)
     .where((eb) => eb.or([eb(sql`lower(email)`, '=', sql`lower(${email})`), eb('client_ip', '=', clientIp)]))
     .executeTakeFirst();
-  return { byEmail: Number(row?.by_email ?? 0), byClient: Number(row?.by_client ?? 0) };
+  return {
+    byEmail: { count: Number(row?.by_email ?? 0), oldest: row?.oldest_by_email ?? null },
+    byClient: { count: Number(row?.by_client ?? 0), oldest: row?.oldest_by_client ?? null },
+  };
 }
 
 export function findById(db: Q, id: string) {

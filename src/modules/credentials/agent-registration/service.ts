@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Mailer } from '../../../kernel/mail.ts';
+import { type WindowLimit, withinWindowLimit } from '../../../kernel/window-limit.ts';
 import { legacyScopes } from '../../../kernel/operations.ts';
 import type { AccountView } from '../../accounts/index.ts';
 import type { ApiKeys } from '../api-keys/service.ts';
@@ -66,26 +67,37 @@ export function createAgentRegistration(
     async start(input: unknown, clientIp: string): Promise<RegistrationStarted> {
       const { email, agentName, agentUri } = parseRegistration(input);
       const now = clock.now();
-      const recent = await repo.countRecent(db, email, clientIp, new Date(now.getTime() - 3600_000));
-      if (recent.byEmail >= PER_EMAIL_PER_HOUR || recent.byClient >= PER_CLIENT_PER_HOUR) {
-        throw new AppError('rate_limited', 'Too many registrations were asked for recently from here or for this address; try again later.', { 'Retry-After': '3600' });
-      }
       const id = `reg_${randomBase62(24)}`;
       const claimToken = `${CLAIM_TOKEN_PREFIX}${randomBase62(43)}`;
       const approvalCode = `${APPROVAL_CODE_PREFIX}${randomBase62(43)}`;
       const ttl = config.ttl.registration;
-      await repo.insert(db, {
-        id,
-        email,
-        agent_name: agentName,
-        agent_uri: agentUri,
-        claim_hash: hashCredential(claimToken),
-        approve_hash: hashCredential(approvalCode),
-        client_ip: clientIp,
-        interval_seconds: config.ttl.claimInterval,
-        created_at: now,
-        expires_at: new Date(now.getTime() + ttl * 1000),
-      });
+      const limit: WindowLimit = {
+        keys: [`agent-registration.email:${email.toLowerCase()}`, `agent-registration.client:${clientIp}`],
+        windowSeconds: 3600,
+        now,
+        count: async (trx, since) => {
+          const recent = await repo.countRecent(trx, email, clientIp, since);
+          return [
+            { ...recent.byEmail, limit: PER_EMAIL_PER_HOUR },
+            { ...recent.byClient, limit: PER_CLIENT_PER_HOUR },
+          ];
+        },
+        message: 'Too many registrations were asked for recently from here or for this address; try again later.',
+      };
+      await withinWindowLimit(db, limit, (trx) =>
+        repo.insert(trx, {
+          id,
+          email,
+          agent_name: agentName,
+          agent_uri: agentUri,
+          claim_hash: hashCredential(claimToken),
+          approve_hash: hashCredential(approvalCode),
+          client_ip: clientIp,
+          interval_seconds: config.ttl.claimInterval,
+          created_at: now,
+          expires_at: new Date(now.getTime() + ttl * 1000),
+        }),
+      );
       const link = `${config.baseUrl}/agents/approve?code=${encodeURIComponent(approvalCode)}`;
       const minutes = Math.max(1, Math.round(ttl / 60));
       await others.mailer.send({
