@@ -17,6 +17,23 @@ export function normalizeIp(ip: string): string {
   }
 }
 
+/**
+ * The network a limit per client address counts: an IPv4 address itself, an IPv6 address's /64
+ * (one subscriber's usual allocation, RFC 6177 §2, so rotating addresses within it gains nothing).
+ * Text that is no address is its own group.
+ */
+export function addressGroup(ip: string): string {
+  const normal = normalizeIp(ip);
+  try {
+    const parsed = ipaddr.parse(normal);
+    if (parsed.kind() === 'ipv4') return normal;
+    const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+    return `${ipaddr.IPv6.parse(`${parts.map((p) => p.toString(16)).join(':')}::`).toString()}/64`;
+  } catch {
+    return normal;
+  }
+}
+
 export function isInRanges(ip: string, ranges: readonly string[]): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {

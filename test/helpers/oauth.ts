@@ -6,9 +6,9 @@ import { s256 } from '../../src/modules/oauth/index.ts';
 
 const REDIRECT = 'https://agent.example.net/callback';
 
-/** Each minted client registers from an address of its own (2001:db8::/32, RFC 3849), so tests that mint many stay under the hourly limit. */
+/** Each minted client registers from a /64 of its own (in 2001:db8::/32, RFC 3849), so tests that mint many stay under the hourly limit. */
 let minted = 0;
-const nextAddress = () => `2001:db8::${(++minted).toString(16)}`;
+const nextAddress = () => `2001:db8:${(++minted).toString(16)}::1`;
 
 export interface MintOptions {
   accountId: string;

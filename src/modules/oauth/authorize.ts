@@ -111,7 +111,7 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
       const now = clock.now().getTime();
       // Codes an hour past their expiry can no longer be told from never issued; they go.
       await repo.deleteExpiredCodes(db, new Date(now - 3600_000));
-      await repo.insertCode(db, {
+      const stored = repo.insertCode(db, {
         hash: hashCredential(code),
         client_id: request.client.id,
         account_id: accountId,
@@ -122,10 +122,18 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
         resource: request.resource,
         expires_at: new Date(now + CODE_TTL_SECONDS * 1000),
       });
+      await stored.catch((err: unknown) => {
+        // The client was cleaned up (never used for a day) between the check and this approval.
+        if ((err as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw new AppError('invalid_request', 'This app is no longer registered with the service; start again from the app.');
+        throw err;
+      });
       return redirectTo(request.redirectUri, request.state, { code });
     },
   };
 }
+
+/** PostgreSQL's SQLSTATE for a row naming one that no longer exists (Appendix A, class 23). */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /** RFC 7636 §4.6: BASE64URL(SHA256(verifier)) equals the challenge; the verifier itself has the §4.1 form. */
 export function verifierMatches(verifier: unknown, challenge: string): boolean {

@@ -3,6 +3,7 @@
 // is the https URL of a JSON document describing them. Every client is public: no secrets, token
 // endpoint auth method "none" (OAuth 2.1 §2.1).
 import type { ModuleDeps } from '../../kernel/deps.ts';
+import { addressGroup } from '../../kernel/ip.ts';
 import { type WindowLimit, withinWindowLimit } from '../../kernel/window-limit.ts';
 import { randomBase62 } from '../credentials/index.ts';
 import { type DocumentFetch, readMetadataDocument } from './metadata-document.ts';
@@ -63,13 +64,14 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
 
   return {
     /**
-     * RFC 7591 §3.1: registers a public client; the answer (§3.2.1) is what was registered. `from`
-     * is the client address: at most OAUTH_REGISTRATIONS_PER_HOUR from one address in an hour
+     * RFC 7591 §3.1: registers a public client; the answer (§3.2.1) is what was registered. At most
+     * OAUTH_REGISTRATIONS_PER_HOUR in an hour from one client address (an IPv6 one's /64, kept as `registered_from`)
      * (RFC 7591 §5 leaves abuse of open registration to the server). Metadata that cannot be
      * registered is refused first (400) and, storing nothing, does not count.
      */
-    async register(meta: unknown, from: string) {
+    async register(meta: unknown, clientIp: string) {
       const checked = checkClientMetadata(meta);
+      const from = addressGroup(clientIp);
       const id = `ctc_${randomBase62(24)}`;
       const name = checked.name ?? 'Unnamed app';
       const now = clock.now();

@@ -77,6 +77,15 @@ test('the registration after the limit from one address is refused with 429 and 
   assert.equal(again.headers.get('retry-after'), String(10 * 60 - 1));
 });
 
+test('an IPv6 client address is counted by its /64: another address in it is refused, the next /64 is not', async () => {
+  for (let i = 1; i <= PER_HOUR; i++) await registerFrom(`2001:db8:7:1::${i}`);
+  const rotated = await registrationFrom('2001:db8:7:1:ffff:ffff:ffff:fffe');
+  assert.equal(rotated.status, 429);
+  await registerFrom('2001:db8:7:2::1');
+  const kept = await o.t.ctx.db.selectFrom('oauth_clients').select('registered_from').where('registered_from', 'like', '2001:db8:7:%').execute();
+  assert.deepEqual([...new Set(kept.map((r) => r.registered_from))].sort(), ['2001:db8:7:1::/64', '2001:db8:7:2::/64'], 'the network is kept, not the address');
+});
+
 test('concurrent registrations from one address: exactly the limit succeed', async () => {
   const here = '198.51.100.20';
   const before = (await clientIds()).length;
@@ -174,4 +183,24 @@ test('the clean-up is scheduled hourly on the job queue and runs there', async (
   } finally {
     await jobs.stop();
   }
+});
+
+test('a client cleaned up between the consent page and Approve is a 400 that says so, not a server error', async () => {
+  const client = await registerFrom('198.51.100.40');
+  const { request } = (await o.t.ctx.services.oauth.authorize.check({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: METADATA.redirect_uris[0],
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    scope: 'public.read',
+  })) as { request: any };
+  const account = await o.t.ctx.services.accounts.create({ email: 'gone-app@example.org' });
+  await o.t.ctx.db.deleteFrom('oauth_clients').where('id', '=', client.client_id).execute();
+  await assert.rejects(o.t.ctx.services.oauth.approve(request, account.id, 'personal'), (err: any) => {
+    assert.equal(err.code, 'invalid_request');
+    assert.match(err.message, /no longer registered/);
+    return true;
+  });
+  assert.equal((await o.t.ctx.db.selectFrom('oauth_codes').select('hash').where('client_id', '=', client.client_id).execute()).length, 0);
 });

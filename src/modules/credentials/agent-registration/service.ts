@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
+import { addressGroup } from '../../../kernel/ip.ts';
 import type { Mailer } from '../../../kernel/mail.ts';
 import { type WindowLimit, withinWindowLimit } from '../../../kernel/window-limit.ts';
 import { legacyScopes } from '../../../kernel/operations.ts';
@@ -66,17 +67,19 @@ export function createAgentRegistration(
     /** POST /agent/auth: files the registration and emails the person; the same answer for any address. */
     async start(input: unknown, clientIp: string): Promise<RegistrationStarted> {
       const { email, agentName, agentUri } = parseRegistration(input);
+      // Counted (and kept) per client address, an IPv6 one's /64.
+      const from = addressGroup(clientIp);
       const now = clock.now();
       const id = `reg_${randomBase62(24)}`;
       const claimToken = `${CLAIM_TOKEN_PREFIX}${randomBase62(43)}`;
       const approvalCode = `${APPROVAL_CODE_PREFIX}${randomBase62(43)}`;
       const ttl = config.ttl.registration;
       const limit: WindowLimit = {
-        keys: [`agent-registration.email:${email.toLowerCase()}`, `agent-registration.client:${clientIp}`],
+        keys: [`agent-registration.email:${email.toLowerCase()}`, `agent-registration.client:${from}`],
         windowSeconds: 3600,
         now,
         count: async (trx, since) => {
-          const recent = await repo.countRecent(trx, email, clientIp, since);
+          const recent = await repo.countRecent(trx, email, from, since);
           return [
             { ...recent.byEmail, limit: PER_EMAIL_PER_HOUR },
             { ...recent.byClient, limit: PER_CLIENT_PER_HOUR },
@@ -92,7 +95,7 @@ export function createAgentRegistration(
           agent_uri: agentUri,
           claim_hash: hashCredential(claimToken),
           approve_hash: hashCredential(approvalCode),
-          client_ip: clientIp,
+          client_ip: from,
           interval_seconds: config.ttl.claimInterval,
           created_at: now,
           expires_at: new Date(now.getTime() + ttl * 1000),
