@@ -5,12 +5,15 @@
 // public record at any instance (ingest, the sample load, an operator's SQL) moves its generation
 // and drops every answer here, as does losing the database listener. An answer is stored only if
 // the generation did not move while it was being made. Least recently used answers make room
-// past MAX_BYTES. The guard (credential, scopes, limits) runs before the cache on every request.
+// past MAX_BYTES, which counts everything an entry holds: its key (the URL, which a caller
+// chooses and can make far longer than a small answer), body, kept headers and bookkeeping. The guard (credential, scopes, limits) runs before the cache on every request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 
-/** Memory the answers may take, in characters of JSON (about bytes: the record is mostly ASCII). */
+/** Memory the answers may take, in characters (about bytes: the record is mostly ASCII). */
 export const MAX_BYTES = 64 * 1024 * 1024;
+/** What an entry costs besides its strings: the map's slot, the entry object, the strings' headers. */
+const ENTRY_OVERHEAD = 160;
 /** Larger answers (long list pages) are not kept; one must not push out thousands of small ones. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
 
@@ -32,6 +35,14 @@ interface Kept {
   body: string;
   type: string;
   headers?: Record<string, string>;
+  /** What it counts against MAX_BYTES (sizeOf). */
+  size: number;
+}
+
+function sizeOf(key: string, entry: Omit<Kept, 'size'>): number {
+  let size = ENTRY_OVERHEAD + key.length + entry.body.length + entry.type.length;
+  for (const [name, value] of Object.entries(entry.headers ?? {})) size += ENTRY_OVERHEAD / 4 + name.length + value.length;
+  return size;
 }
 
 const keyOf = (representation: Representation, url: string) => `${representation} ${url}`;
@@ -77,21 +88,23 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
     const kept = answers.entries;
     const key = keyOf(representation, request.url);
     if (payload.length > MAX_ENTRY_BYTES || kept.has(key)) return;
-    while (bytes + payload.length > maxBytes && kept.size > 0) {
-      const [oldest, old] = kept.entries().next().value!;
-      kept.delete(oldest);
-      bytes -= old.body.length;
-    }
-    const entry: Kept = { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+    const answer: Omit<Kept, 'size'> = { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
     if (request.cacheHeaders) {
-      entry.headers = {};
+      answer.headers = {};
       for (const name of request.cacheHeaders) {
         const value = reply.getHeader(name);
-        if (value !== undefined) entry.headers[name] = String(value);
+        if (value !== undefined) answer.headers[name] = String(value);
       }
     }
+    const entry: Kept = { ...answer, size: sizeOf(key, answer) };
+    if (entry.size > maxBytes) return;
+    while (bytes + entry.size > maxBytes && kept.size > 0) {
+      const [oldest, old] = kept.entries().next().value!;
+      kept.delete(oldest);
+      bytes -= old.size;
+    }
     kept.set(key, entry);
-    bytes += payload.length;
+    bytes += entry.size;
   }
 
   return {

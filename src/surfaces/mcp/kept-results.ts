@@ -2,7 +2,8 @@
 // kept in memory by tool and arguments, as the HTTP routes keep their answers
 // (surfaces/http/response-cache.ts): the public-data channel of kernel/coherence.ts drops them all
 // when the record changes at any instance, and a result is kept only if nothing changed while it
-// was being made. The access check and the count run before the lookup on every call.
+// was being made. The access check and the count run before the lookup on every call. They are
+// bounded by the memory they hold (MAX_CHARS), least recently used out first.
 import type { CacheChannel } from '../../kernel/coherence.ts';
 import { CoherentMap } from '../../kernel/coherence.ts';
 
@@ -12,8 +13,19 @@ export interface KeptResult {
   text: string;
 }
 
-/** Results kept at most; the least recently used makes room. */
-const MAX_RESULTS = 20_000;
+/**
+ * Memory the results may take, in characters (about bytes), as the HTTP answers
+ * (surfaces/http/response-cache.ts MAX_BYTES). Before, 20,000 results of up to 256 K characters
+ * each were allowed: gigabytes.
+ */
+export const MAX_CHARS = 64 * 1024 * 1024;
+/**
+ * A kept result holds its text and the parsed value: measured at 2.1–2.3 times the text's length
+ * in heap (a matter's detail, a page of 100 matters), counted as 2.5. Plus the map's slot, the
+ * entry and the strings' headers.
+ */
+const PER_TEXT_CHAR = 2.5;
+const ENTRY_OVERHEAD = 160;
 /** Larger results (long list pages) are not kept; one must not push out thousands of small ones. */
 const MAX_RESULT_CHARS = 256 * 1024;
 
@@ -25,8 +37,17 @@ export interface KeptResults {
   keep(tool: string, args: unknown, result: KeptResult, mark: number): void;
 }
 
-export function createKeptResults(channel: CacheChannel): KeptResults {
-  const results = new CoherentMap<KeptResult>(channel);
+interface Entry {
+  result: KeptResult;
+  /** What it counts against the bound. */
+  size: number;
+}
+
+export function createKeptResults(channel: CacheChannel, maxChars = MAX_CHARS): KeptResults {
+  let chars = 0;
+  const results = new CoherentMap<Entry>(channel, () => {
+    chars = 0;
+  });
   const keyOf = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args ?? {})}`;
   return {
     get(tool, args) {
@@ -37,13 +58,27 @@ export function createKeptResults(channel: CacheChannel): KeptResults {
         results.entries.delete(key);
         results.entries.set(key, found);
       }
-      return found;
+      return found?.result;
     },
     mark: () => results.mark(),
     keep(tool, args, result, mark) {
       if (result.text.length > MAX_RESULT_CHARS || !results.mayKeep(mark)) return;
-      if (results.entries.size >= MAX_RESULTS) results.entries.delete(results.entries.keys().next().value!);
-      results.entries.set(keyOf(tool, args), result);
+      const kept = results.entries;
+      const key = keyOf(tool, args);
+      const size = ENTRY_OVERHEAD + key.length + Math.ceil(PER_TEXT_CHAR * result.text.length);
+      if (size > maxChars) return;
+      const old = kept.get(key);
+      if (old) {
+        kept.delete(key);
+        chars -= old.size;
+      }
+      while (chars + size > maxChars && kept.size > 0) {
+        const [oldest, entry] = kept.entries().next().value!;
+        kept.delete(oldest);
+        chars -= entry.size;
+      }
+      kept.set(key, { result, size });
+      chars += size;
     },
   };
 }

@@ -58,3 +58,29 @@ test('a kept answer of one representation is never sent for another of the same 
   assert.equal((await app.inject({ url: '/matters/O2023-1' })).body, '{"recordNumber":"O2023-1"}');
   await app.close();
 });
+
+test('the memory bound counts each kept answer’s URL and bookkeeping, not only its body', async () => {
+  // Distinct URLs with tiny answers (a search that matches nothing): the URL, not the body, is
+  // most of what each entry holds, so a bound on bodies alone would keep them without end.
+  const maxBytes = 100_000;
+  const cache = createResponseCache({ generation: () => 0, usable: () => true }, maxBytes);
+  let made = 0;
+  const app = Fastify();
+  app.get('/api/v1/matters', { onSend: cache.onSend }, async (request, reply) => {
+    if (cache.send(request, reply, 'json')) return reply;
+    cache.begin(request, 'json');
+    made++;
+    reply.type('application/json; charset=utf-8');
+    return '{"data":[]}';
+  });
+  await app.ready();
+  const urls = Array.from({ length: 2000 }, (_, i) => `/api/v1/matters?q=${i}${'z'.repeat(200)}`);
+  for (const url of urls) await app.inject({ url });
+  made = 0;
+  // Newest first: each answer still kept is sent before a remade one makes room.
+  for (const url of urls.toReversed()) await app.inject({ url });
+  const kept = urls.length - made;
+  assert.ok(kept > 0, 'the most recent answers are kept');
+  assert.ok(kept * urls[0]!.length <= maxBytes, `${kept} kept answers hold ${kept * urls[0]!.length} characters of URL alone, past the ${maxBytes} bound`);
+  await app.close();
+});

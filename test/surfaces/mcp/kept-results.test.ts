@@ -32,3 +32,17 @@ test('a result made across a change, or while the channel is unusable, is not ke
   kept.keep('matters_read', {}, result('A'), kept.mark());
   assert.equal(kept.get('matters_read', {}), undefined);
 });
+
+test('results are bounded by the memory they hold, not only by how many there are', () => {
+  // Large results (list pages near the per-result limit): a count alone would let a few thousand
+  // of them hold gigabytes. The text is one shared string here; the cache counts it per entry.
+  const maxChars = 10_000_000;
+  const kept = createKeptResults({ generation: () => 0, usable: () => true }, maxChars);
+  const text = 'x'.repeat(200_000);
+  const pages = Array.from({ length: 1000 }, (_, i) => ({ cursor: String(i) }));
+  for (const args of pages) kept.keep('matters_list', args, { value: {}, text }, kept.mark());
+  const held = pages.filter((args) => kept.get('matters_list', args) !== undefined).length;
+  assert.ok(held > 0, 'the most recent results are kept');
+  assert.ok(held * text.length <= maxChars, `${held} kept results hold ${held * text.length} characters of text alone, past the ${maxChars} bound`);
+  assert.ok(kept.get('matters_list', pages.at(-1)), 'the newest result is among them');
+});
