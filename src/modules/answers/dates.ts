@@ -12,9 +12,12 @@ const monthNames = ['january', 'february', 'march', 'april', 'may', 'june', 'jul
 const MONTH = monthNames.join('|');
 const YEAR = '(?:19|20)\\d{2}';
 
+// Made once: a formatter with a time zone is costly to build, and every answer asks for today.
+const chicagoDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit' });
+
 /** Today's date in Chicago, the council's own calendar. */
 export function chicagoDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return chicagoDate.format(now);
 }
 
 const iso = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
