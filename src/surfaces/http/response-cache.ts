@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 
-/** Memory the answers may take, in characters (about bytes: the record is mostly ASCII). */
+/** Memory the answers may take, in bytes (bodies as sent, UTF-8; URLs and headers as characters). */
 export const MAX_BYTES = 64 * 1024 * 1024;
 /** What an entry costs besides its strings: the map's slot, the entry object, the strings' headers. */
 const ENTRY_OVERHEAD = 160;
@@ -32,7 +32,8 @@ declare module 'fastify' {
 export type Representation = 'json' | 'html' | 'markdown' | 'atom' | 'xml';
 
 interface Kept {
-  body: string;
+  /** The answer as sent: encoded once when kept, so sending it again writes bytes without encoding them. */
+  body: Buffer;
   type: string;
   headers?: Record<string, string>;
   /** What it counts against MAX_BYTES (sizeOf). */
@@ -40,7 +41,7 @@ interface Kept {
 }
 
 function sizeOf(key: string, entry: Omit<Kept, 'size'>): number {
-  let size = ENTRY_OVERHEAD + key.length + entry.body.length + entry.type.length;
+  let size = ENTRY_OVERHEAD + key.length + entry.body.byteLength + entry.type.length;
   for (const [name, value] of Object.entries(entry.headers ?? {})) size += ENTRY_OVERHEAD / 4 + name.length + value.length;
   return size;
 }
@@ -88,7 +89,7 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
     const kept = answers.entries;
     const key = keyOf(representation, request.url);
     if (payload.length > MAX_ENTRY_BYTES || kept.has(key)) return;
-    const answer: Omit<Kept, 'size'> = { body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+    const answer: Omit<Kept, 'size'> = { body: Buffer.from(payload, 'utf8'), type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
     if (request.cacheHeaders) {
       answer.headers = {};
       for (const name of request.cacheHeaders) {

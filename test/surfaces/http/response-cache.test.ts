@@ -19,7 +19,7 @@ test('each representation is kept with its own content type until the public rec
       cache.begin(request, representation);
       made.push(representation);
       reply.type(types[representation]);
-      return `${representation} of ${request.url}`;
+      return `${representation} of ${request.url} — Peña, “Ald.” ✓`;
     });
   }
   await app.ready();
@@ -28,6 +28,8 @@ test('each representation is kept with its own content type until the public rec
     const first = await get(representation);
     const again = await get(representation);
     assert.equal(again.body, first.body);
+    assert.match(again.body, /— Peña, “Ald\.” ✓$/, 'kept as UTF-8 bytes, sent back the same');
+    assert.equal(Number(again.headers['content-length']), Buffer.byteLength(first.body));
     assert.equal(again.headers['content-type'], types[representation]);
   }
   assert.deepEqual(made, ['json', 'html', 'markdown', 'atom', 'xml'], 'each representation was made once, then kept');
