@@ -1,7 +1,7 @@
 // SQL of the oauth tables: clients, authorization codes, grants and tokens. Reads of grants join
 // clients and teams (the connected-apps list); the credential check's lookup is the
 // oauth_token_lookup function of migration 0090.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
 import type { VerifyRow } from '../credentials/index.ts';
 import type { ClientKind, ResourceName } from './tables.ts';
@@ -71,19 +71,8 @@ export async function saveDocumentClient(db: Q, row: Omit<ClientRow, 'kind'>, no
     .execute();
 }
 
-export interface CodeRow {
-  hash: Buffer;
-  client_id: string;
-  account_id: string;
-  team_id: string | null;
-  scopes: string[];
-  redirect_uri: string;
-  code_challenge: string;
-  resource: ResourceName | null;
-  expires_at: Date;
-  used_at: Date | null;
-  grant_id: string | null;
-}
+/** An authorization code's row, as the table has it. */
+export type CodeRow = Selectable<DB['oauth_codes']>;
 
 export async function insertCode(db: Q, row: Omit<CodeRow, 'used_at' | 'grant_id'>): Promise<void> {
   await db.insertInto('oauth_codes').values(row).execute();

@@ -40,7 +40,7 @@ export function createLegislationService(deps: ModuleDeps) {
         if (sort === 'relevance' && q.q === undefined) throw new AppError('invalid_request', 'sort=relevance needs a search query q.');
         const type = q.type === undefined ? undefined : await vocabulary.canonical('type', 'type', q.type);
         const status = q.status === undefined ? undefined : await vocabulary.canonical('status', 'status', q.status);
-        const qb = matterListQuery(db, {
+        const filters = {
           type,
           status,
           sponsor: q.sponsor,
@@ -49,11 +49,12 @@ export function createLegislationService(deps: ModuleDeps) {
           introducedTo: q.introduced_to,
           q: q.q,
           updatedSince: q.updated_since,
-        }, sort);
+        };
+        const qb = matterListQuery(db, filters, sort);
         if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
         // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
         // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
-        const unfiltered = [type, status, q.sponsor, q.body, q.introduced_from, q.introduced_to, q.q, q.updated_since].every((v) => v === undefined);
+        const unfiltered = Object.values(filters).every((v) => v === undefined);
         const withParts = qb.select(partSelections(parts));
         return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
           ...p.presentMatter(row),

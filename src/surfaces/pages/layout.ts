@@ -6,6 +6,7 @@
 import { html, raw } from 'hono/html';
 import { type Html, style } from '../web/layout.ts';
 import type { PageModel } from './model.ts';
+import { pageHead } from './public-shell.ts';
 import { blocksHtml } from './render-html.ts';
 
 const publicStyle = `
@@ -32,23 +33,15 @@ const nav: readonly [string, string][] = [
 
 /** The whole HTML page of a view model; `base` is BASE_URL (canonical and OpenGraph addresses are absolute). */
 export function publicPage(model: PageModel, base: string): Html {
-  const url = `${base}${model.path}`;
   const mdPath = markdownPath(model.path);
+  const alternates = [
+    { type: 'text/markdown', href: mdPath, title: 'This page in Markdown' },
+    ...model.feeds.map((f) => ({ type: 'application/atom+xml', href: f.href, title: f.text })),
+  ];
   return html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${model.title} · Council Tracker</title>
-<meta name="description" content="${model.description}">
-<link rel="canonical" href="${url}">
-<link rel="alternate" type="text/markdown" href="${mdPath}" title="This page in Markdown">
-${model.feeds.map((f) => html`<link rel="alternate" type="application/atom+xml" href="${f.href}" title="${f.text}">\n`)}
-<meta property="og:type" content="website">
-<meta property="og:site_name" content="Council Tracker">
-<meta property="og:title" content="${model.title}">
-<meta property="og:description" content="${model.description}">
-<meta property="og:url" content="${url}">
+${pageHead({ title: model.title, description: model.description, path: model.path, baseUrl: base, alternates })}
 <style>${raw(style + publicStyle)}</style>
 </head>
 <body>

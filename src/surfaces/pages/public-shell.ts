@@ -29,12 +29,10 @@ pre{background:#f4f4f4;padding:.6rem;overflow-x:auto}code{font-size:.9em}
 .error{background:#fde8e8;border:1px solid #c00;padding:.6rem 1rem}.notice{background:#e8f4fd;border:1px solid #06c;padding:.6rem 1rem}
 `;
 
-export function shell(o: ShellOptions, body: Html | Html[]): Html {
+/** What every open page's head says of it: charset, viewport, title, description, canonical address, OpenGraph and alternates. */
+export function pageHead(o: Pick<ShellOptions, 'title' | 'description' | 'path' | 'baseUrl' | 'alternates'>): Html {
   const url = `${o.baseUrl}${o.path}`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
+  return html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · Council Tracker</title>
 <meta name="description" content="${o.description}">
@@ -44,7 +42,14 @@ export function shell(o: ShellOptions, body: Html | Html[]): Html {
 <meta property="og:title" content="${o.title}">
 <meta property="og:description" content="${o.description}">
 <meta property="og:url" content="${url}">
-${(o.alternates ?? []).map((a) => html`<link rel="alternate" type="${a.type}" href="${a.href}" title="${a.title}">`)}
+${(o.alternates ?? []).map((a) => html`<link rel="alternate" type="${a.type}" href="${a.href}" title="${a.title}">\n`)}`;
+}
+
+export function shell(o: ShellOptions, body: Html | Html[]): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+${pageHead(o)}
 <style>${style}</style>
 ${o.head ?? ''}
 </head>

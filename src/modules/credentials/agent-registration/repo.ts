@@ -1,22 +1,11 @@
 // SQL of agent_registrations (migration 0102). State changes are conditional updates, so two
 // clicks, two claims or two instances cannot both move a registration on.
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { DB } from '../../../db-schema.ts';
 
 type Q = Kysely<DB>;
 
-export interface NewRegistration {
-  id: string;
-  email: string;
-  agent_name: string;
-  agent_uri: string | null;
-  claim_hash: Buffer;
-  approve_hash: Buffer;
-  client_ip: string;
-  interval_seconds: number;
-  created_at: Date;
-  expires_at: Date;
-}
+export type NewRegistration = Insertable<DB['agent_registrations']>;
 
 export async function insert(db: Q, row: NewRegistration): Promise<void> {
   await db.insertInto('agent_registrations').values(row).execute();
