@@ -60,7 +60,7 @@ const countedTables = ['bodies', 'people', 'meetings', 'matters', 'matter_sponso
 
 async function facts(client: pg.Client): Promise<{ bytes: number; version: string }> {
   const r = await client.query<{ bytes: string; version: string }>(
-    'select pg_database_size(current_database())::text as bytes, current_setting(\'server_version\') as version',
+    "select pg_database_size(current_database())::text as bytes, current_setting('server_version') as version",
   );
   return { bytes: Number(r.rows[0]!.bytes), version: r.rows[0]!.version };
 }
@@ -149,10 +149,14 @@ export async function generate(databaseUrl = process.env.DATABASE_URL || DEFAULT
       );
       for (const index of indexes.rows) await client.query(`drop index ${pg.escapeIdentifier(index.name)}`);
       for (const step of steps()) await timed(step.label, () => client.query(step.sql), log);
-      await timed(`${indexes.rows.length} votes indexes`, async () => {
-        await client.query(`set local maintenance_work_mem = '512MB'`);
-        for (const index of indexes.rows) await client.query(index.definition);
-      }, log);
+      await timed(
+        `${indexes.rows.length} votes indexes`,
+        async () => {
+          await client.query(`set local maintenance_work_mem = '512MB'`);
+          for (const index of indexes.rows) await client.query(index.definition);
+        },
+        log,
+      );
       const counts: Record<string, number> = {};
       for (const table of countedTables) {
         const r = await client.query<{ n: string }>(`select count(*)::text as n from ${table}`);

@@ -27,7 +27,12 @@ interface Shape {
 }
 
 async function ask(url: string, headers: Record<string, string>, query: string): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query }), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+    signal: AbortSignal.timeout(30_000),
+  });
   const body: any = await res.json().catch(() => null);
   if (res.status !== 200 || !body?.data || body.errors) throw new Error(`${url} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   return body.data;
@@ -41,7 +46,10 @@ const serviceShape = (d: any): Shape => ({
 const postgraphileShape = (d: any): Shape => ({
   records: d.allMatters.nodes.map((m: any) => m.recordNumber),
   sponsors: d.allMatters.nodes.reduce((n: number, m: any) => n + m.matterSponsorsByMatterId.nodes.length, 0),
-  votes: d.allMatters.nodes.reduce((n: number, m: any) => n + m.rollCallsByMatterId.nodes.reduce((k: number, r: any) => k + r.votesByRollCallId.nodes.length, 0), 0),
+  votes: d.allMatters.nodes.reduce(
+    (n: number, m: any) => n + m.rollCallsByMatterId.nodes.reduce((k: number, r: any) => k + r.votesByRollCallId.nodes.length, 0),
+    0,
+  ),
 });
 
 export interface GraphQLComparison {
@@ -55,12 +63,24 @@ export interface GraphQLComparison {
 }
 
 /** Measures both under `connections` connections; null (with the reason printed) when PostGraphile cannot run. */
-export async function compareWithPostGraphile(serviceUrl: string, auth: Record<string, string>, databaseUrl: string, options: MeasureOptions): Promise<GraphQLComparison | null> {
+export async function compareWithPostGraphile(
+  serviceUrl: string,
+  auth: Record<string, string>,
+  databaseUrl: string,
+  options: MeasureOptions,
+): Promise<GraphQLComparison | null> {
   let postgraphile: Child;
   try {
-    postgraphile = await startChild('postgraphile', ['bench/postgraphile-server.ts'], { ...process.env, DATABASE_URL: databaseUrl, GRAPHILE_ENV: 'production' }, '/graphql');
+    postgraphile = await startChild(
+      'postgraphile',
+      ['bench/postgraphile-server.ts'],
+      { ...process.env, DATABASE_URL: databaseUrl, GRAPHILE_ENV: 'production' },
+      '/graphql',
+    );
   } catch (err) {
-    console.log(`GraphQL vs PostGraphile skipped: PostGraphile did not start on ${databaseUrl.replace(/\/\/[^@]*@/, '//')} (${(err as Error).message.split('\n')[0]})`);
+    console.log(
+      `GraphQL vs PostGraphile skipped: PostGraphile did not start on ${databaseUrl.replace(/\/\/[^@]*@/, '//')} (${(err as Error).message.split('\n')[0]})`,
+    );
     return null;
   }
   try {
@@ -69,7 +89,13 @@ export async function compareWithPostGraphile(serviceUrl: string, auth: Record<s
     if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error(`the two answers differ: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
     const body = (query: string) => [JSON.stringify({ query })];
     const targets: Target[] = [
-      { name: `POST /api/graphql (${LIMIT} matters, sponsors, votes; loaded only)`, url: serviceUrl, paths: ['/api/graphql'], headers: auth, bodies: body(SERVICE_QUERY) },
+      {
+        name: `POST /api/graphql (${LIMIT} matters, sponsors, votes; loaded only)`,
+        url: serviceUrl,
+        paths: ['/api/graphql'],
+        headers: auth,
+        bodies: body(SERVICE_QUERY),
+      },
       { name: 'PostGraphile, the same query (loaded only)', url: postgraphile.url, paths: ['/graphql'], bodies: body(POSTGRAPHILE_QUERY) },
     ];
     // The machine's load drifts during a run (other work shares it), so the two are measured in
@@ -81,7 +107,9 @@ export async function compareWithPostGraphile(serviceUrl: string, auth: Record<s
       const pair: Measurement[] = [];
       for (const i of order) {
         const target = targets[i]!;
-        console.log(`measuring ${target.name} for ${options.seconds} s (${options.connections} connections, ${options.warmupSeconds} s warm-up), round ${round + 1} of ${ROUNDS}`);
+        console.log(
+          `measuring ${target.name} for ${options.seconds} s (${options.connections} connections, ${options.warmupSeconds} s warm-up), round ${round + 1} of ${ROUNDS}`,
+        );
         pair[i] = await measure(target, options);
       }
       rounds.push(pair as [Measurement, Measurement]);
@@ -89,8 +117,14 @@ export async function compareWithPostGraphile(serviceUrl: string, auth: Record<s
     const median = <T>(items: T[], by: (t: T) => number): T => [...items].sort((a, b) => by(a) - by(b))[Math.floor(items.length / 2)]!;
     const ratio = by(median(rounds, ([a, b]) => a.rps / b.rps));
     return {
-      service: median(rounds.map((r) => r[0]), (m) => m.rps),
-      postgraphile: median(rounds.map((r) => r[1]), (m) => m.rps),
+      service: median(
+        rounds.map((r) => r[0]),
+        (m) => m.rps,
+      ),
+      postgraphile: median(
+        rounds.map((r) => r[1]),
+        (m) => m.rps,
+      ),
       ratio,
       rounds: rounds.map(([a, b]) => Math.round((a.rps / b.rps) * 100) / 100),
       shape: ours,

@@ -24,7 +24,13 @@ export function mcpDetailTarget(url: string, auth: Record<string, string>, recor
       url,
       paths: ['/mcp'],
       // The 2026-07-28 routing headers repeat the body's method and tool name.
-      headers: { ...auth, accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'tools/call', 'mcp-name': 'matters_read' },
+      headers: {
+        ...auth,
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'matters_read',
+      },
       bodies,
     },
     expect: (b) => typeof b?.result?.structuredContent?.recordNumber === 'string' && b.result.isError === undefined,

@@ -21,5 +21,12 @@ await app.register(
 );
 await app.listen({ port: ctx.config.port, host: ctx.config.host });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => ctx.close()).then(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => ctx.close())
+        .then(() => process.exit(0)),
+  );
 }

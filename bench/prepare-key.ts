@@ -17,7 +17,10 @@ export async function prepareKey(databaseUrl: string): Promise<{ key: string; ac
   try {
     const { accounts, credentials } = ctx.services;
     const account = (await accounts.findByEmail(EMAIL)) ?? (await accounts.create({ email: EMAIL, name: 'Benchmark' }));
-    await accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT, aiAnswersPerDay: HIGH_LIMIT } });
+    await accounts.setLimits(operator, {
+      accountId: account.id,
+      limits: { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT, aiAnswersPerDay: HIGH_LIMIT },
+    });
     const created = await credentials.keys.create({
       accountId: account.id,
       name: 'benchmark',

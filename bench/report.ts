@@ -45,7 +45,9 @@ export function report(r: Report): number {
   for (const row of rows) console.log(line(row));
   console.log('');
   console.log('p50/p99: one connection at a time (the latency a caller sees); loaded: the throughput pass.');
-  console.log(`authentication and counting: ${r.authOverheadP50 >= 0 ? '+' : ''}${r.authOverheadP50.toFixed(2)} ms at p50 (detail route with vs without the guard)`);
+  console.log(
+    `authentication and counting: ${r.authOverheadP50 >= 0 ? '+' : ''}${r.authOverheadP50.toFixed(2)} ms at p50 (detail route with vs without the guard)`,
+  );
   console.log(`MCP tools/call of the matter detail: ${r.mcpOverheadP50 >= 0 ? '+' : ''}${r.mcpOverheadP50.toFixed(2)} ms at p50 (vs the REST detail route)`);
   console.log(`peak RSS of the service: ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
   for (const [aim, met] of Object.entries(r.aims)) console.log(`aim ${aim}: ${met ? 'met' : 'MISSED'}`);

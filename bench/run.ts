@@ -65,7 +65,9 @@ async function fixtures() {
 /** One request per target before measuring: the route answers 200 with data, not an error page. */
 async function check(target: Target, expect: (body: any) => boolean): Promise<void> {
   const path = target.paths[0]!;
-  const post = target.bodies ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } } : { headers: target.headers ?? {} };
+  const post = target.bodies
+    ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } }
+    : { headers: target.headers ?? {} };
   const res = await fetch(`${target.url}${path}`, { ...post, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   let body: unknown = text;
@@ -178,12 +180,12 @@ async function main(): Promise<number> {
   ];
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
   if (graphql) {
-    routes.push(
-      ...[graphql.service, graphql.postgraphile].map((m) => ({ name: m.name, latency: m, load: m, ratio: m.rps / ceil.rps })),
-    );
+    routes.push(...[graphql.service, graphql.postgraphile].map((m) => ({ name: m.name, latency: m, load: m, ratio: m.rps / ceil.rps })));
     console.log(`GraphQL vs PostGraphile on the same query: ratio ${graphql.ratio.toFixed(2)} (median of rounds ${graphql.rounds.join(', ')})`);
   }
-  const failed = [...latency, ...load, ...(graphql ? [graphql.service, graphql.postgraphile] : [])].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0);
+  const failed = [...latency, ...load, ...(graphql ? [graphql.service, graphql.postgraphile] : [])].filter(
+    (m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0,
+  );
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
   const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
   const mcpOverheadP50 = byName(latency, mcpDetailName).p50 - detailAlone.p50;
@@ -205,7 +207,16 @@ async function main(): Promise<number> {
     },
     peakRssBytes: peakRss,
     failed: [...new Set(failed.map((m) => m.name))],
-    settings: { ...options, latencyConnections: 1, graphqlVsPostGraphile: graphql ? { ratio: Math.round(graphql.ratio * 100) / 100, rounds: graphql.rounds } : null, queries, queryHits: data.hits, records: data.records.length, people: data.people.length, answerQuestions: answers.votes.length + answers.passages.length },
+    settings: {
+      ...options,
+      latencyConnections: 1,
+      graphqlVsPostGraphile: graphql ? { ratio: Math.round(graphql.ratio * 100) / 100, rounds: graphql.rounds } : null,
+      queries,
+      queryHits: data.hits,
+      records: data.records.length,
+      people: data.people.length,
+      answerQuestions: answers.votes.length + answers.passages.length,
+    },
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? 'unknown',

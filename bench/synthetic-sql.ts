@@ -24,8 +24,7 @@ export const votes = rollCalls * sizes.alderpersons;
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const arr = (list: readonly string[]) => `array[${list.map(q).join(',')}]::text[]`;
 /** One entry per call; `skewed` makes early entries far more likely (a rough Zipf curve). */
-const pick = (list: readonly string[], skewed = false) =>
-  `(${arr(list)})[1 + floor(${skewed ? 'power(random(), 2)' : 'random()'} * ${list.length})::int]`;
+const pick = (list: readonly string[], skewed = false) => `(${arr(list)})[1 + floor(${skewed ? 'power(random(), 2)' : 'random()'} * ${list.length})::int]`;
 const int = (lo: number, hi: number) => `(${lo} + floor(random() * ${hi - lo + 1}))::int`;
 const pad = (expr: string, width: number) => `lpad((${expr})::text, ${width}, '0')`;
 

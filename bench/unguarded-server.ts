@@ -23,7 +23,10 @@ const answers = responseCacheFor(ctx.caches.publicData);
 app.get('/health', async () => ({ status: 'ok' }));
 // The route twice: as the service mounts it (in-memory answers), and under /db answered by the
 // database every time, which is what a record's first request costs.
-for (const [prefix, cached] of [['/api/v1', true], ['/db/api/v1', false]] as const) {
+for (const [prefix, cached] of [
+  ['/api/v1', true],
+  ['/db/api/v1', false],
+] as const) {
   await app.register(
     async (scope) => {
       useRenderer(scope, ctx, renderV1);
@@ -51,5 +54,12 @@ for (const [prefix, cached] of [['/api/v1', true], ['/db/api/v1', false]] as con
 }
 await app.listen({ port: ctx.config.port, host: ctx.config.host });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => ctx.close()).then(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => ctx.close())
+        .then(() => process.exit(0)),
+  );
 }

@@ -36,10 +36,7 @@ interface Alder {
   council_start_date: string | null;
 }
 const alders: Alder[] = json('elms_derived/lukeleisman_chicago_council/alders.json');
-write(
-  'elms/person.json',
-  list(alders.map((a) => ({ personId: a.person_id, displayName: a.display_name, ward: a.ward, photo: a.photo_url, site: a.site }))),
-);
+write('elms/person.json', list(alders.map((a) => ({ personId: a.person_id, displayName: a.display_name, ward: a.ward, photo: a.photo_url, site: a.site }))));
 const bodies = new Map<string, { bodyId: string; body: string; bodyAbbreviation: string | null; members?: unknown[] }>();
 for (const m of meetings.data) if (m.bodyId) bodies.set(m.bodyId, { bodyId: m.bodyId, body: m.body, bodyAbbreviation: m.bodyAbbreviation ?? null });
 const council = [...bodies.values()].find((b) => b.body === 'City Council');
@@ -134,7 +131,15 @@ for (const snap of ['chicago_2015_snapshot', 'chicago_2023_snapshot']) {
     const text = read(join('lobbying', snap, f));
     const records = parse(text, { columns: true, raw: true, skip_empty_lines: true }) as Array<{ record: Record<string, string>; raw: string }>;
     const header = text.slice(0, text.indexOf('\n') + 1);
-    write(join('lobbying', f), header + records.filter((r) => keep(r.record)).map((r) => r.raw.replace(/\r?\n$/, '')).join('\n') + '\n');
+    write(
+      join('lobbying', f),
+      header +
+        records
+          .filter((r) => keep(r.record))
+          .map((r) => r.raw.replace(/\r?\n$/, ''))
+          .join('\n') +
+        '\n',
+    );
   }
 }
 

@@ -26,7 +26,10 @@ const config = loadConfig({
 const service = await startServer(config);
 const account = await service.ctx.services.accounts.create({ email: `conformance-${Date.now()}@example.org` });
 // The suite sends a few hundred requests in a minute: more than a new account's default limits.
-await service.ctx.services.accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: 100_000, requestsPerMinute: 100_000, aiAnswersPerDay: 100 } });
+await service.ctx.services.accounts.setLimits(operator, {
+  accountId: account.id,
+  limits: { requestsPerDay: 100_000, requestsPerMinute: 100_000, aiAnswersPerDay: 100 },
+});
 const { key } = await service.ctx.services.credentials.keys.create({ accountId: account.id, name: 'conformance', scopes: ['public.read', 'public.ai'] });
 const target = new URL(service.url);
 

@@ -11,15 +11,16 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
   // With the embedded database only this process may open the data directory, so the operator
   // CLI reaches the running service through a socket only this machine's user can open. It opens
   // first, before the sample load, so a CLI started meanwhile finds it instead of the directory.
-  const admin = ctx.database.kind === 'pglite' ? await startAdminSocket(ctx).catch(async (err) => {
-    await ctx.close();
-    throw err;
-  }) : null;
+  const admin =
+    ctx.database.kind === 'pglite'
+      ? await startAdminSocket(ctx).catch(async (err) => {
+          await ctx.close();
+          throw err;
+        })
+      : null;
   if (config.loadSample) {
     // Two instances starting at once on one database: the second waits, then finds data.
-    const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () =>
-      ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)),
-    );
+    const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)));
     if (loaded) ctx.log.info('loaded the bundled Chicago sample');
   }
   const app = await buildApp(ctx);

@@ -47,7 +47,11 @@ export type Command =
 export type CommandName = Command['name'] | 'serve';
 
 const str = (v: Values, k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-const list = (text: string | undefined, sep: RegExp) => (text ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
+const list = (text: string | undefined, sep: RegExp) =>
+  (text ?? '')
+    .split(sep)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function oneOf(kind: string, allowed: readonly string[], value: string): string {
   if (!allowed.includes(value)) throw new UsageError(`unknown ${kind} "${value}" (expected ${allowed.join(', ')})`);
@@ -93,7 +97,10 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   ingest: {
     summary: 'Fetch a public source into the database (elms, legistar:<client>, lobbying, campaign-finance, sample)',
     positionals: ['source'],
-    flags: { from: { type: 'string', help: 'read recorded files from PATH instead of the live source' }, since: { type: 'string', help: 'only records changed since DATE' } },
+    flags: {
+      from: { type: 'string', help: 'read recorded files from PATH instead of the live source' },
+      since: { type: 'string', help: 'only records changed since DATE' },
+    },
     build: (v, [source]) => ({
       name: 'ingest',
       source: source!,
@@ -114,7 +121,11 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   },
   'teams create': {
     summary: 'Create a team (prints its id)',
-    flags: { name: { type: 'string', required: true, help: 'the team’s name' }, owner: { type: 'string', required: true, help: 'email of the first owner' }, features: { type: 'string', help: `comma-separated: ${features.join(',')}` } },
+    flags: {
+      name: { type: 'string', required: true, help: 'the team’s name' },
+      owner: { type: 'string', required: true, help: 'email of the first owner' },
+      features: { type: 'string', help: `comma-separated: ${features.join(',')}` },
+    },
     build: (v) => ({
       name: 'teams create',
       teamName: str(v, 'name')!,
@@ -182,13 +193,26 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   },
   'keys list': {
     summary: "List an account's keys or a team's keys",
-    flags: { email: { type: 'string', help: 'the account' }, team: { type: 'string', help: 'the team id' }, all: { type: 'boolean', help: 'include revoked keys' } },
+    flags: {
+      email: { type: 'string', help: 'the account' },
+      team: { type: 'string', help: 'the team id' },
+      all: { type: 'boolean', help: 'include revoked keys' },
+    },
     build: (v) => {
       if (!str(v, 'email') && !str(v, 'team')) throw new UsageError('keys list needs --email or --team');
-      return { name: 'keys list', ...(str(v, 'email') ? { email: str(v, 'email')! } : {}), ...(str(v, 'team') ? { team: str(v, 'team')! } : {}), all: v.all === true };
+      return {
+        name: 'keys list',
+        ...(str(v, 'email') ? { email: str(v, 'email')! } : {}),
+        ...(str(v, 'team') ? { team: str(v, 'team')! } : {}),
+        all: v.all === true,
+      };
     },
   },
-  'keys revoke': { summary: 'Revoke a key', flags: { id: { type: 'string', required: true, help: 'the key id' } }, build: (v) => ({ name: 'keys revoke', id: str(v, 'id')! }) },
+  'keys revoke': {
+    summary: 'Revoke a key',
+    flags: { id: { type: 'string', required: true, help: 'the key id' } },
+    build: (v) => ({ name: 'keys revoke', id: str(v, 'id')! }),
+  },
 };
 
 export type Parsed = { kind: 'help'; topic: string | null } | { kind: 'serve' } | { kind: 'run'; command: Command; json: boolean };
@@ -201,7 +225,8 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
     words.push(a);
   }
   if (words.length === 0 || words[0] === 'help') {
-    if (words.length === 0 && argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) throw new UsageError(`unknown option ${argv[0]}; try council --help`);
+    if (words.length === 0 && argv.length > 0 && !argv.includes('--help') && !argv.includes('-h'))
+      throw new UsageError(`unknown option ${argv[0]}; try council --help`);
     return { kind: 'help', topic: words.slice(1).join(' ') || null };
   }
   // The longest run of leading words that names a command.
@@ -223,7 +248,13 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
     parsed = parseArgs({ args: [...rest], options, strict: true, allowPositionals: true });
   } catch (err) {
     // node:util messages are multi-line with hints; keep the first line.
-    throw new UsageError(`${name}: ${String((err as Error).message).split('\n')[0]!.split('. To specify')[0]}`);
+    throw new UsageError(
+      `${name}: ${
+        String((err as Error).message)
+          .split('\n')[0]!
+          .split('. To specify')[0]
+      }`,
+    );
   }
   const values = parsed.values as Values;
   if (values.help) return { kind: 'help', topic: name };

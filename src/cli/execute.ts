@@ -45,9 +45,15 @@ export async function execute(ctx: AppContext, command: Command, io: CommandIo):
     case 'teams show':
       return { ...(await accounts.teams.get(operator, command.team)) };
     case 'teams members add':
-      return { team: command.team, members: await accounts.members.add(operator, { teamId: command.team, accountId: await accountId(command.email), role: command.role }) };
+      return {
+        team: command.team,
+        members: await accounts.members.add(operator, { teamId: command.team, accountId: await accountId(command.email), role: command.role }),
+      };
     case 'teams members set-role':
-      return { team: command.team, members: await accounts.members.setRole(operator, { teamId: command.team, accountId: await accountId(command.email), role: command.role }) };
+      return {
+        team: command.team,
+        members: await accounts.members.setRole(operator, { teamId: command.team, accountId: await accountId(command.email), role: command.role }),
+      };
     case 'teams members remove':
       return { team: command.team, members: await accounts.members.remove(operator, { teamId: command.team, accountId: await accountId(command.email) }) };
     case 'teams features':

@@ -112,7 +112,10 @@ function ingestConfig(env: NodeJS.ProcessEnv): IngestConfig {
     if (!/^\S+(\s+\S+){4,5}$/.test(raw)) throw new ConfigError(`${name} must be a cron expression like "7 * * * *" or off, got "${raw}"`);
     return raw;
   };
-  const clients = (str(env, 'INGEST_LEGISTAR_CLIENTS') ?? '').split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  const clients = (str(env, 'INGEST_LEGISTAR_CLIENTS') ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean);
   for (const c of clients) if (!/^[a-z0-9-]+$/.test(c)) throw new ConfigError(`INGEST_LEGISTAR_CLIENTS: "${c}" is not a Legistar client name`);
   const timezone = str(env, 'INGEST_TIMEZONE') ?? 'UTC';
   try {
@@ -150,9 +153,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Council Tracker <no-reply@localhost>',
-    ai: { baseUrl: url(env, 'AI_BASE_URL', ['http:', 'https:']), apiKey: str(env, 'AI_API_KEY'), model: str(env, 'AI_MODEL'), timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000) },
+    ai: {
+      baseUrl: url(env, 'AI_BASE_URL', ['http:', 'https:']),
+      apiKey: str(env, 'AI_API_KEY'),
+      model: str(env, 'AI_MODEL'),
+      timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
-    trustProxy: (str(env, 'TRUST_PROXY') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: (str(env, 'TRUST_PROXY') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     loadSample: (str(env, 'LOAD_SAMPLE') ?? 'true') !== 'false',
     ttl: {
       registration: int(env, 'REGISTRATION_TTL_SECONDS', 1800, 1),

@@ -82,11 +82,16 @@ export function normalizeError(err: unknown): AppError {
     const message = typeof e.message === 'string' ? e.message : 'Bad request';
     if (e.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
     if (e.statusCode === 415) {
-      return new AppError('unsupported_media_type', 'This Content-Type is not accepted here: send the body as JSON with the header "Content-Type: application/json".');
+      return new AppError(
+        'unsupported_media_type',
+        'This Content-Type is not accepted here: send the body as JSON with the header "Content-Type: application/json".',
+      );
     }
     if (e.code === 'FST_ERR_BAD_URL') return new AppError('invalid_request', 'The URL is not valid: a percent sign must start a valid escape such as %20.');
-    if (e.code === 'FST_ERR_MAX_PARAM_LENGTH' || e.statusCode === 414) return new AppError('uri_too_long', 'A part of the path is longer than any identifier the service uses (500 characters).');
-    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'The body is empty although Content-Type says JSON: send a JSON body, or no Content-Type.');
+    if (e.code === 'FST_ERR_MAX_PARAM_LENGTH' || e.statusCode === 414)
+      return new AppError('uri_too_long', 'A part of the path is longer than any identifier the service uses (500 characters).');
+    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return new AppError('invalid_request', 'The body is empty although Content-Type says JSON: send a JSON body, or no Content-Type.');
     if (e.statusCode === 431) return new AppError('headers_too_large', 'The request headers are too large.');
     if (e.statusCode === 408) return new AppError('request_timeout', 'The request took too long to arrive.');
     if (e.statusCode === 404) return new AppError('not_found', message);

@@ -88,6 +88,8 @@ export function canonicalIpRange(entry: string): string | null {
     bits -= 96;
   }
   const network =
-    base.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${base.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${base.toString()}/${bits}`);
+    base.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${base.toString()}/${bits}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${base.toString()}/${bits}`);
   return `${network.toString()}/${bits}`;
 }

@@ -231,7 +231,10 @@ export function createJobs(database: Database<any>, config: Pick<Config, 'databa
     async send<P extends object>(kind: JobKind<P>, payload: P, options: { singletonKey?: string; id?: string } = {}) {
       mustRun();
       await ensure(kind);
-      return boss.send(kind.name, payload, { ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}), ...(options.id ? { id: options.id } : {}) });
+      return boss.send(kind.name, payload, {
+        ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options.id ? { id: options.id } : {}),
+      });
     },
     async work<P extends object>(kind: JobKind<P>, handler: (job: RunningJob<P>) => Promise<object | undefined>, options: { concurrency?: number } = {}) {
       mustRun();

@@ -40,4 +40,3 @@ export function checkJson(value: unknown, what: string): void {
     for (const child of children) stack.push([child, depth + 1]);
   }
 }
-

@@ -32,9 +32,7 @@ export async function migrate(database: Database<any>, dir = migrationsDir): Pro
       name text primary key,
       applied_at timestamptz not null default now()
     )`);
-    const done = new Set(
-      (await sql<{ name: string }>`select name from schema_migrations`.execute(database.db)).rows.map((r) => r.name),
-    );
+    const done = new Set((await sql<{ name: string }>`select name from schema_migrations`.execute(database.db)).rows.map((r) => r.name));
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;

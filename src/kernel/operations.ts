@@ -90,7 +90,11 @@ export function accessRefusal(actor: Actor, a: Access): AppError | null {
     if (actor.scopes.includes(scope)) continue;
     // A scope the credential was given (or a session would carry) that the person's current role
     // cannot grant is a role problem, not a missing scope (decisions.md: 403 forbidden).
-    if (actor.team && (actor.credential.grantedScopes?.includes(scope) || actor.credential.type === 'session') && !roleCanGrant(scope, actor.team.role, actor.team.features)) {
+    if (
+      actor.team &&
+      (actor.credential.grantedScopes?.includes(scope) || actor.credential.type === 'session') &&
+      !roleCanGrant(scope, actor.team.role, actor.team.features)
+    ) {
       return new AppError('forbidden', `Your role in this team (${actor.team.role}) cannot make this change.`);
     }
     return new AppError('scope_missing', `This operation needs the ${scope} scope.`);

@@ -118,7 +118,14 @@ function toHeaders(raw: http.IncomingHttpHeaders): Headers {
   return headers;
 }
 
-function requestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: SafeFetchOptions, signal: AbortSignal): Promise<Hop> {
+function requestOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  opts: SafeFetchOptions,
+  signal: AbortSignal,
+): Promise<Hop> {
   const allowLoopback = opts.allowLoopback === true;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Hop>((resolve, reject) => {

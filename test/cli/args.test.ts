@@ -39,8 +39,33 @@ test('every decisions.md command parses into a plain command', () => {
   });
   assert.deepEqual((parse(['teams', 'limits', '--team', 't1', '--per-minute', '300']) as any).command.limits, { requestsPerMinute: 300 });
   assert.deepEqual(
-    (parse(['keys', 'create', '--email', 'e@example.org', '--name', 'k', '--scopes', 'public.read  public.ai', '--team', 't1', '--expires', '2031-01-01T00:00:00Z', '--allowed-ips', '10.0.0.0/8, 2001:db8::1']) as any).command,
-    { name: 'keys create', email: 'e@example.org', keyName: 'k', scopes: ['public.read', 'public.ai'], team: 't1', expires: '2031-01-01T00:00:00Z', allowedIps: ['10.0.0.0/8', '2001:db8::1'] },
+    (
+      parse([
+        'keys',
+        'create',
+        '--email',
+        'e@example.org',
+        '--name',
+        'k',
+        '--scopes',
+        'public.read  public.ai',
+        '--team',
+        't1',
+        '--expires',
+        '2031-01-01T00:00:00Z',
+        '--allowed-ips',
+        '10.0.0.0/8, 2001:db8::1',
+      ]) as any
+    ).command,
+    {
+      name: 'keys create',
+      email: 'e@example.org',
+      keyName: 'k',
+      scopes: ['public.read', 'public.ai'],
+      team: 't1',
+      expires: '2031-01-01T00:00:00Z',
+      allowedIps: ['10.0.0.0/8', '2001:db8::1'],
+    },
   );
   assert.deepEqual((parse(['keys', 'revoke', '--id', 'key_1', '--json']) as any).command, { name: 'keys revoke', id: 'key_1' });
   assert.deepEqual(parse(['--help']), { kind: 'help', topic: null });
@@ -66,12 +91,17 @@ test('bad arguments are usage errors naming the problem', () => {
     [['--jsonn'], /unknown option/],
   ];
   for (const [line, message] of bad) {
-    assert.throws(() => parse(line), (err: unknown) => err instanceof UsageError && message.test(err.message), line.join(' '));
+    assert.throws(
+      () => parse(line),
+      (err: unknown) => err instanceof UsageError && message.test(err.message),
+      line.join(' '),
+    );
   }
 });
 
 test('the CLI exits 2 with a one-line error on a bad argument, and prints help with --help', () => {
-  const run = (args: string[]) => spawnSync(process.execPath, ['src/cli.ts', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, DATA_DIR: '/nonexistent-never-opened' } });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['src/cli.ts', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, DATA_DIR: '/nonexistent-never-opened' } });
   const bad = run(['teams', 'create', '--name', 'T', '--owner', 'o@example.org', '--features', 'lasers', '--json']);
   assert.equal(bad.status, 2);
   assert.equal(bad.stdout, '');
@@ -81,7 +111,21 @@ test('the CLI exits 2 with a one-line error on a bad argument, and prints help w
   assert.equal(unknown.stderr.split('\n').filter(Boolean).length, 1);
   const help = run(['--help']);
   assert.equal(help.status, 0);
-  for (const command of ['serve', 'migrate', 'ingest <source>', 'accounts create', 'accounts limits', 'teams create', 'teams members add', 'teams members set-role', 'teams members remove', 'teams features', 'teams limits', 'keys create', 'keys revoke']) {
+  for (const command of [
+    'serve',
+    'migrate',
+    'ingest <source>',
+    'accounts create',
+    'accounts limits',
+    'teams create',
+    'teams members add',
+    'teams members set-role',
+    'teams members remove',
+    'teams features',
+    'teams limits',
+    'keys create',
+    'keys revoke',
+  ]) {
     assert.ok(help.stdout.includes(`  ${command}\n`), `help lists ${command}`);
   }
   // The package's bin runs the same CLI (what `npx council` starts).

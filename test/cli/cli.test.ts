@@ -63,8 +63,25 @@ describe('with no service running', () => {
     state.teamId = team.stdout.trim();
     assert.match(state.teamId, /^team_[0-9a-f-]+$/);
     const added = await cliJson('teams', 'members', 'add', '--team', state.teamId, '--email', 'admin@example.org', '--role', 'admin');
-    assert.deepEqual(added.members.map((m: any) => [m.email, m.role]), [['owner@example.org', 'owner'], ['admin@example.org', 'admin']]);
-    const key = await cliJson('keys', 'create', '--email', 'admin@example.org', '--name', 'positions bot', '--scopes', 'public.read team.positions.write', '--team', state.teamId);
+    assert.deepEqual(
+      added.members.map((m: any) => [m.email, m.role]),
+      [
+        ['owner@example.org', 'owner'],
+        ['admin@example.org', 'admin'],
+      ],
+    );
+    const key = await cliJson(
+      'keys',
+      'create',
+      '--email',
+      'admin@example.org',
+      '--name',
+      'positions bot',
+      '--scopes',
+      'public.read team.positions.write',
+      '--team',
+      state.teamId,
+    );
     assert.deepEqual(Object.keys(key).sort(), ['id', 'key']);
     assert.match(key.key, /^ctk_[0-9A-Za-z]{32}$/);
     state.keyId = key.id;
@@ -92,10 +109,17 @@ describe('with the service running', () => {
       });
     });
     base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['src/cli.ts', 'serve'], { cwd: root, env: { ...env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: base }, stdio: 'ignore' });
+    server = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+      cwd: root,
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: base },
+      stdio: 'ignore',
+    });
     serverExit = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
     for (let i = 0; ; i++) {
-      const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (i > 600 || server.exitCode !== null) throw new Error('the service did not start');
       await new Promise((r) => setTimeout(r, 250));
@@ -134,7 +158,10 @@ describe('with the service running', () => {
     assert.equal(limits.limits.requestsPerMinute, 240);
     assert.equal((await meJson()).limits.requestsPerMinute, 240);
     const list = await cliJson('keys', 'list', '--team', state.teamId);
-    assert.deepEqual(list.keys.map((k: any) => [k.id, k.prefix]), [[state.keyId, state.key.slice(0, 8)]]);
+    assert.deepEqual(
+      list.keys.map((k: any) => [k.id, k.prefix]),
+      [[state.keyId, state.key.slice(0, 8)]],
+    );
     assert.ok(!JSON.stringify(list).includes(state.key.slice(8)), 'the value is never shown again');
     const revoked = await cli('keys', 'revoke', '--id', state.keyId);
     assert.equal(revoked.code, 0, revoked.stderr);
@@ -170,11 +197,20 @@ describe('after the service stopped', () => {
   test('a socket left by a service that died is removed and the CLI opens the database itself', { skip: !pglite }, async () => {
     const path = join(db.env.DATA_DIR!, 'admin.sock');
     // A process that listens on the socket and dies without cleaning up, as after a crash.
-    const crash = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    const crash = spawn(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
     await new Promise((r) => crash.once('exit', r));
     assert.ok(existsSync(path));
     const shown = await cliJson('teams', 'show', '--team', state.teamId);
-    assert.deepEqual(shown.members.map((m: any) => [m.email, m.role]), [['owner@example.org', 'owner'], ['admin@example.org', 'member']]);
+    assert.deepEqual(
+      shown.members.map((m: any) => [m.email, m.role]),
+      [
+        ['owner@example.org', 'owner'],
+        ['admin@example.org', 'member'],
+      ],
+    );
     assert.equal(existsSync(path), false);
   });
 

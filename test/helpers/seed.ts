@@ -28,7 +28,16 @@ const personName = (display: string) => {
   const [last, first] = display.split(', ');
   return first ? `${first} ${last}` : display;
 };
-const typeByPrefix: Record<string, string> = { A: 'Appointment', CL: 'Claim', O: 'Ordinance', SO: 'Ordinance', Or: 'Order', SOr: 'Order', R: 'Resolution', SR: 'Resolution' };
+const typeByPrefix: Record<string, string> = {
+  A: 'Appointment',
+  CL: 'Claim',
+  O: 'Ordinance',
+  SO: 'Ordinance',
+  Or: 'Order',
+  SOr: 'Order',
+  R: 'Resolution',
+  SR: 'Resolution',
+};
 
 export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
   const elms = (id: string, url?: string) => ({ source: 'elms', source_id: id, source_url: url ?? null });
@@ -38,7 +47,10 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
     const kind = m.body === 'City Council' ? 'council' : m.body.startsWith('Joint') ? 'joint_committee' : 'committee';
     bodies.set(m.bodyId, { id: m.bodyId, name: m.body, abbreviation: m.bodyAbbreviation || null, kind, ...elms(m.bodyId) });
   }
-  await db.insertInto('bodies').values([...bodies.values()]).execute();
+  await db
+    .insertInto('bodies')
+    .values([...bodies.values()])
+    .execute();
 
   const aldersRaw: any[] = fixture('alders.json');
   const alders = aldersRaw.map((a) => ({ id: a.person_id as string, ward: Number(a.ward), name: personName(a.display_name) }));
@@ -58,8 +70,14 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
       })),
     )
     .execute();
-  await db.insertInto('person_terms').values(aldersRaw.map((a) => ({ person_id: a.person_id, office: 'Alderperson', ward: Number(a.ward), start_date: a.council_start_date }))).execute();
-  await db.insertInto('body_memberships').values(alders.map((a) => ({ body_id: COUNCIL_ID, person_id: a.id, role: 'Member' }))).execute();
+  await db
+    .insertInto('person_terms')
+    .values(aldersRaw.map((a) => ({ person_id: a.person_id, office: 'Alderperson', ward: Number(a.ward), start_date: a.council_start_date })))
+    .execute();
+  await db
+    .insertInto('body_memberships')
+    .values(alders.map((a) => ({ body_id: COUNCIL_ID, person_id: a.id, role: 'Member' })))
+    .execute();
 
   // Matters from the QA report (with introduction dates) and those voted on in the roll calls.
   const matters: Seeded['matters'] = [];
@@ -68,7 +86,16 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
     matters.push({ id: m.matter_id, recordNumber: m.identifier, introductionDate: m.introduction_date, type });
     await db
       .insertInto('matters')
-      .values({ id: m.matter_id, record_number: m.identifier, type, title: m.title, status: 'Introduced', introduction_date: m.introduction_date, controlling_body_id: COUNCIL_ID, ...elms(m.matter_id) })
+      .values({
+        id: m.matter_id,
+        record_number: m.identifier,
+        type,
+        title: m.title,
+        status: 'Introduced',
+        introduction_date: m.introduction_date,
+        controlling_body_id: COUNCIL_ID,
+        ...elms(m.matter_id),
+      })
       .execute();
   }
   const wardToPerson = new Map(alders.map((a) => [a.ward, a.id]));
@@ -78,7 +105,16 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
       matters.push({ id: e.matter_id, recordNumber: e.record_number, introductionDate: null, type: e.matter_type });
       await db
         .insertInto('matters')
-        .values({ id: e.matter_id, record_number: e.record_number, type: e.matter_type, title: e.title, status: e.action_name, final_action_date: e.action_date, controlling_body_id: COUNCIL_ID, ...elms(e.matter_id) })
+        .values({
+          id: e.matter_id,
+          record_number: e.record_number,
+          type: e.matter_type,
+          title: e.title,
+          status: e.action_name,
+          final_action_date: e.action_date,
+          controlling_body_id: COUNCIL_ID,
+          ...elms(e.matter_id),
+        })
         .execute();
       await db
         .insertInto('matter_attachments')
@@ -139,7 +175,10 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
       })
       .execute();
     if (m.files.length) {
-      await db.insertInto('meeting_documents').values(m.files.map((f: any) => ({ meeting_id: m.meetingId, sort: f.sort, name: f.fileName, kind: f.attachmentType, url: f.path }))).execute();
+      await db
+        .insertInto('meeting_documents')
+        .values(m.files.map((f: any) => ({ meeting_id: m.meetingId, sort: f.sort, name: f.fileName, kind: f.attachmentType, url: f.path })))
+        .execute();
     }
   }
 
@@ -162,7 +201,10 @@ export async function seedPublicData(db: Kysely<DB>): Promise<Seeded> {
 async function seedMoneyAndLobbying(db: Kysely<DB>, alders: Seeded['alders']): Promise<void> {
   const ward1 = alders.find((a) => a.ward === 1)!;
   const isbe = (id: string) => ({ source: 'campaign_finance', source_id: id, source_url: null });
-  await db.insertInto('committees').values({ id: COMMITTEE_ID, name: 'Friends of Daniel La Spata', isbe_id: '34616', person_id: ward1.id, ward: 1, ...isbe('34616') }).execute();
+  await db
+    .insertInto('committees')
+    .values({ id: COMMITTEE_ID, name: 'Friends of Daniel La Spata', isbe_id: '34616', person_id: ward1.id, ward: 1, ...isbe('34616') })
+    .execute();
   const receipts: any[] = fixture('receipts-ward1.json');
   await db
     .insertInto('receipts')
@@ -189,14 +231,43 @@ async function seedMoneyAndLobbying(db: Kysely<DB>, alders: Seeded['alders']): P
   const first = l.combinations[0];
   await db
     .insertInto('people')
-    .values({ id: LOBBYIST_ID, name: `${first.LOBBYIST_FIRST_NAME} ${first.LOBBYIST_LAST_NAME}`, sort_name: `${first.LOBBYIST_LAST_NAME}, ${first.LOBBYIST_FIRST_NAME}`, kind: 'lobbyist', current: true, organization: first.EMPLOYER_NAME, ...src('lobbyist-27083') })
+    .values({
+      id: LOBBYIST_ID,
+      name: `${first.LOBBYIST_FIRST_NAME} ${first.LOBBYIST_LAST_NAME}`,
+      sort_name: `${first.LOBBYIST_LAST_NAME}, ${first.LOBBYIST_FIRST_NAME}`,
+      kind: 'lobbyist',
+      current: true,
+      organization: first.EMPLOYER_NAME,
+      ...src('lobbyist-27083'),
+    })
     .execute();
-  const place = (x: any) => ({ name: x.NAME.trim(), address: x.ADDRESS_1 || null, city: x.CITY.trim() || null, state: x.STATE || null, zip: x.ZIP || null, country: x.COUNTRY || null, years: [Number(x.Year)] });
-  await db.insertInto('lobbying_employers').values(l.employers.map((x: any) => ({ id: `employer-${x.EMPLOYER_ID}`, ...place(x), phone: x.PHONE || null, ...src(`employer-${x.EMPLOYER_ID}`) }))).execute();
-  await db.insertInto('lobbying_clients').values(l.clients.map((x: any) => ({ id: `client-${x.CLIENT_ID}`, ...place(x), ...src(`client-${x.CLIENT_ID}`) }))).execute();
+  const place = (x: any) => ({
+    name: x.NAME.trim(),
+    address: x.ADDRESS_1 || null,
+    city: x.CITY.trim() || null,
+    state: x.STATE || null,
+    zip: x.ZIP || null,
+    country: x.COUNTRY || null,
+    years: [Number(x.Year)],
+  });
+  await db
+    .insertInto('lobbying_employers')
+    .values(l.employers.map((x: any) => ({ id: `employer-${x.EMPLOYER_ID}`, ...place(x), phone: x.PHONE || null, ...src(`employer-${x.EMPLOYER_ID}`) })))
+    .execute();
+  await db
+    .insertInto('lobbying_clients')
+    .values(l.clients.map((x: any) => ({ id: `client-${x.CLIENT_ID}`, ...place(x), ...src(`client-${x.CLIENT_ID}`) })))
+    .execute();
   await db
     .insertInto('lobbying_engagements')
-    .values(l.combinations.map((x: any) => ({ lobbyist_id: LOBBYIST_ID, employer_id: `employer-${x.EMPLOYER_ID}`, client_id: `client-${x.CLIENT_ID}`, year: Number(x.Year) })))
+    .values(
+      l.combinations.map((x: any) => ({
+        lobbyist_id: LOBBYIST_ID,
+        employer_id: `employer-${x.EMPLOYER_ID}`,
+        client_id: `client-${x.CLIENT_ID}`,
+        year: Number(x.Year),
+      })),
+    )
     .onConflict((oc) => oc.doNothing())
     .execute();
   const clientIds = new Set(l.clients.map((x: any) => `client-${x.CLIENT_ID}`));
@@ -204,7 +275,16 @@ async function seedMoneyAndLobbying(db: Kysely<DB>, alders: Seeded['alders']): P
   const period = (x: any) => ({ period_start: usDate(x.PERIOD_START), period_end: usDate(x.PERIOD_END) });
   await db
     .insertInto('lobbying_compensation')
-    .values(l.compensation.map((x: any) => ({ id: `compensation-${x.COMPENSATION_ID}`, lobbyist_id: LOBBYIST_ID, client_id: client(x.CLIENT_ID), ...period(x), amount: dollars(x.COMPENSATION_AMOUNT), ...src(`compensation-${x.COMPENSATION_ID}`) })))
+    .values(
+      l.compensation.map((x: any) => ({
+        id: `compensation-${x.COMPENSATION_ID}`,
+        lobbyist_id: LOBBYIST_ID,
+        client_id: client(x.CLIENT_ID),
+        ...period(x),
+        amount: dollars(x.COMPENSATION_AMOUNT),
+        ...src(`compensation-${x.COMPENSATION_ID}`),
+      })),
+    )
     .execute();
   await db
     .insertInto('lobbying_expenditures')

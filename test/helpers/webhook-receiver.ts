@@ -49,7 +49,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const path = req.url ?? '/';
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = { 'webhook-id': String(req.headers['webhook-id'] ?? ''), 'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''), 'webhook-signature': String(req.headers['webhook-signature'] ?? '') };
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id'] ?? ''),
+        'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),
+        'webhook-signature': String(req.headers['webhook-signature'] ?? ''),
+      };
       const secret = secrets.get(path);
       let verified = false;
       if (secret) {

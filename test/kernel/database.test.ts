@@ -43,10 +43,18 @@ test('a failing migration leaves nothing half-applied', async () => {
   const database = await open(fresh.env);
   try {
     await assert.rejects(migrate(database, dir), /0002_test_bad\.sql failed/);
-    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name like 'migration_%'`.execute(database.db);
-    assert.deepEqual(tables.rows.map((r) => r.name), ['migration_good']);
+    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name like 'migration_%'`.execute(
+      database.db,
+    );
+    assert.deepEqual(
+      tables.rows.map((r) => r.name),
+      ['migration_good'],
+    );
     const recorded = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(database.db);
-    assert.deepEqual(recorded.rows.map((r) => r.name), ['0001_test_good.sql']);
+    assert.deepEqual(
+      recorded.rows.map((r) => r.name),
+      ['0001_test_good.sql'],
+    );
   } finally {
     await database.close();
     await fresh.drop();
@@ -93,7 +101,10 @@ test("on the embedded database a query never runs inside another caller's open t
     assert.equal(await tx, 'rolled back');
     await outside;
     const rows = await sql<{ id: number }>`select id from serial_probe order by id`.execute(database.db);
-    assert.deepEqual(rows.rows.map((r) => r.id), [2]);
+    assert.deepEqual(
+      rows.rows.map((r) => r.id),
+      [2],
+    );
   } finally {
     await database.close();
     await fresh.drop();
@@ -104,7 +115,9 @@ test('both backends return the same JS values: int8 as number, date as YYYY-MM-D
   const fresh = await freshDatabase();
   const database = await open(fresh.env);
   try {
-    const row = (await sql<{ n: number; d: string; m: string }>`select 5000000000::int8 as n, date '2026-09-29' as d, 12.5::numeric(14,2) as m`.execute(database.db)).rows[0]!;
+    const row = (
+      await sql<{ n: number; d: string; m: string }>`select 5000000000::int8 as n, date '2026-09-29' as d, 12.5::numeric(14,2) as m`.execute(database.db)
+    ).rows[0]!;
     assert.deepEqual(row, { n: 5000000000, d: '2026-09-29', m: '12.50' });
   } finally {
     await database.close();
@@ -172,7 +185,9 @@ test('LISTEN survives a dropped connection: notifications arrive again after it 
     };
     assert.equal(await waitFor('before'), true);
     // Cut the listening session from the server side, as a restart or a network fault would.
-    const cut = await sql<{ ok: boolean }>`select pg_terminate_backend(pid) as ok from pg_stat_activity where query like 'LISTEN %' and datname = current_database()`.execute(database.db);
+    const cut = await sql<{
+      ok: boolean;
+    }>`select pg_terminate_backend(pid) as ok from pg_stat_activity where query like 'LISTEN %' and datname = current_database()`.execute(database.db);
     assert.deepEqual(cut.rows, [{ ok: true }]);
     assert.equal(await waitFor('after'), true);
   } finally {

@@ -101,7 +101,10 @@ test('stop() lets a job finish within the grace period, cuts off one that does n
   await stopping;
   assert.equal(t.ctx.jobs.running, false);
   assert.match(String((cutReason as Error)?.message), /stopped before it finished/);
-  const states = await sql<{ key: string; state: string }>`select singleton_key as key, state::text from pgboss.job where name = 'test.slow' order by singleton_key`.execute(t.ctx.db);
+  const states = await sql<{
+    key: string;
+    state: string;
+  }>`select singleton_key as key, state::text from pgboss.job where name = 'test.slow' order by singleton_key`.execute(t.ctx.db);
   assert.deepEqual(states.rows, [
     { key: 'quick', state: 'completed' },
     { key: 'stuck', state: 'retry' },

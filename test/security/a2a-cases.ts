@@ -10,7 +10,9 @@ export interface A2aBinding {
 }
 
 const v1Message = { message: { messageId: 'security-matrix', role: 'ROLE_USER', parts: [{ text: 'Who represents the 2nd ward?' }] } };
-const v03Message = { message: { kind: 'message', messageId: 'security-matrix', role: 'user', parts: [{ kind: 'text', text: 'Who represents the 2nd ward?' }] } };
+const v03Message = {
+  message: { kind: 'message', messageId: 'security-matrix', role: 'user', parts: [{ kind: 'text', text: 'Who represents the 2nd ward?' }] },
+};
 
 // Every method needs public.ai: sending a message performs answers.create; reading or cancelling a
 // task is gated by the same operation's access (a task holds an answer).

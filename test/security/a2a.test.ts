@@ -39,7 +39,12 @@ async function keys() {
 }
 
 const call = (method: string, params: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/a2a', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  t.app.inject({
+    method: 'POST',
+    url: '/a2a',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 function refusal(res: LightMyRequestResponse, status: number, code: string) {
@@ -97,7 +102,12 @@ test('hostile JSON-RPC bodies never reach a 5xx', async () => {
     { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { tenant: 'x'.repeat(1000), message: message({}) } },
     { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: message({ parts: [{ text: 'x'.repeat(5000) }] }) } },
     { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: message({ parts: [{ raw: '!!!' }, { url: 'file:///etc/passwd' }] }) } },
-    { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'file', file: { bytes: '!!!' } }] } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'file', file: { bytes: '!!!' } }] } },
+    },
     { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x'.repeat(5000) } },
     { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: '\u0000' } },
     { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: { pageSize: -1, pageToken: '%%%' } },

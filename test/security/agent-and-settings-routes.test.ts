@@ -39,7 +39,12 @@ test('the settings pages need a session; their POSTs need the session and its CS
     assert.equal(res.statusCode, 303, url);
     assert.equal(res.headers.location, '/signin');
   }
-  const anon = await t.app.inject({ method: 'POST', url: '/account/webhooks', payload: 'url=https%3A%2F%2Fexample.com%2F', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const anon = await t.app.inject({
+    method: 'POST',
+    url: '/account/webhooks',
+    payload: 'url=https%3A%2F%2Fexample.com%2F',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(anon.statusCode, 403);
   const owner = await t.ctx.services.accounts.create({ email: `sec-owner-${crypto.randomUUID()}@example.org` });
   const browser = new Browser(t.app);
@@ -48,16 +53,24 @@ test('the settings pages need a session; their POSTs need the session and its CS
   assert.equal(noToken.status, 403);
   const wrongToken = await browser.request('POST', '/account/webhooks', { url: 'https://example.com/', _csrf: 'forged' });
   assert.equal(wrongToken.status, 403);
-  const crossSite = await browser.request('POST', '/account/webhooks', { url: 'https://example.com/', _csrf: csrfOf((await browser.request('GET', '/account/webhooks')).body) }, { 'sec-fetch-site': 'cross-site' });
+  const crossSite = await browser.request(
+    'POST',
+    '/account/webhooks',
+    { url: 'https://example.com/', _csrf: csrfOf((await browser.request('GET', '/account/webhooks')).body) },
+    { 'sec-fetch-site': 'cross-site' },
+  );
   assert.equal(crossSite.status, 403);
   assert.deepEqual((await t.ctx.services.webhooks.list(asAccount(owner.id))).endpoints, []);
 });
 
-test("an endpoint of another account is not found, and stays", async () => {
+test('an endpoint of another account is not found, and stays', async () => {
   const owner = await t.ctx.services.accounts.create({ email: `sec-a-${crypto.randomUUID()}@example.org` });
   const other = await t.ctx.services.accounts.create({ email: `sec-b-${crypto.randomUUID()}@example.org` });
   // Stored directly: no outbound check is needed to test who may delete it.
-  await t.ctx.db.insertInto('webhook_endpoints').values({ id: 'whe_theirs', account_id: owner.id, url: 'https://theirs.example/hook', secret: 'whsec_x' }).execute();
+  await t.ctx.db
+    .insertInto('webhook_endpoints')
+    .values({ id: 'whe_theirs', account_id: owner.id, url: 'https://theirs.example/hook', secret: 'whsec_x' })
+    .execute();
   const browser = new Browser(t.app);
   browser.jar.set('ct_session', await signIn(t, other.email));
   const page = await browser.request('GET', '/account/webhooks');
@@ -72,14 +85,30 @@ test('the revocation endpoint refuses no credential, an unknown, revoked or expi
   const keys = t.ctx.services.credentials.keys;
   const revoked = await keys.create({ accountId: person.id, name: 'r', scopes: ['public.read', 'public.ai'], kind: 'registration' });
   await keys.revoke(asAccount(person.id), { id: revoked.id });
-  const expiring = await keys.create({ accountId: person.id, name: 'e', scopes: ['public.read'], kind: 'registration', expiresAt: new Date(clock.now().getTime() + 60_000) });
+  const expiring = await keys.create({
+    accountId: person.id,
+    name: 'e',
+    scopes: ['public.read'],
+    kind: 'registration',
+    expiresAt: new Date(clock.now().getTime() + 60_000),
+  });
   clock.advance(120_000);
-  for (const auth of [undefined, 'Bearer', 'Bearer ctk_unknownunknownunknownunknown12', `Bearer ${revoked.key}`, `Bearer ${expiring.key}`, `Basic ${Buffer.from('a:b').toString('base64')}`]) {
+  for (const auth of [
+    undefined,
+    'Bearer',
+    'Bearer ctk_unknownunknownunknownunknown12',
+    `Bearer ${revoked.key}`,
+    `Bearer ${expiring.key}`,
+    `Basic ${Buffer.from('a:b').toString('base64')}`,
+  ]) {
     const res = await t.app.inject({ method: 'POST', url: '/agent/auth/revoke', headers: auth ? { authorization: auth } : {} });
     assert.equal(res.statusCode, 401, String(auth));
     assert.match(String(res.headers['www-authenticate']), /^Bearer resource_metadata=/);
     assert.equal(res.json().error, 'unauthorized');
   }
   // A registration key cannot be made with more than public.read public.ai.
-  await assert.rejects(keys.create({ accountId: person.id, name: 'x', scopes: ['public.read', 'me.follows.read'], kind: 'registration' }), /registration key can hold only/);
+  await assert.rejects(
+    keys.create({ accountId: person.id, name: 'x', scopes: ['public.read', 'me.follows.read'], kind: 'registration' }),
+    /registration key can hold only/,
+  );
 });

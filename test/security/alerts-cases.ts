@@ -7,7 +7,12 @@ import type { OtherTeamCase } from './route-table.ts';
 type Fixture = Parameters<OtherTeamCase['setup']>[0];
 
 async function teamFollowWithAlerts(f: Fixture): Promise<string> {
-  const { key } = await f.ctx.services.credentials.keys.create({ accountId: f.ownerAccountId, teamId: f.ownerTeamId, name: 'alerts setup', scopes: ['team.follows.read', 'team.follows.write'] });
+  const { key } = await f.ctx.services.credentials.keys.create({
+    accountId: f.ownerAccountId,
+    teamId: f.ownerTeamId,
+    name: 'alerts setup',
+    scopes: ['team.follows.read', 'team.follows.write'],
+  });
   const call = async (method: 'POST' | 'PUT', url: string, payload: object) => {
     const res = await (f.app as FastifyInstance).inject({ method, url: `/api/v2${url}`, headers: { authorization: `Bearer ${key}` }, payload });
     if (res.statusCode >= 300) throw new Error(`setup ${method} ${url}: ${res.statusCode} ${res.body}`);

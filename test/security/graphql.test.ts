@@ -27,7 +27,8 @@ let n = 0;
 async function keys(scopes: Scope[]) {
   const account = await accounts.create({ email: `graphql-matrix-${++n}@example.org` });
   await accounts.setLimits(operator, { accountId: account.id, limits: { requestsPerDay: 1_000_000, requestsPerMinute: 1_000_000 } });
-  const make = (s: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) => credentials.keys.create({ accountId: account.id, name: 'graphql matrix', scopes: s, ...extra });
+  const make = (s: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
+    credentials.keys.create({ accountId: account.id, name: 'graphql matrix', scopes: s, ...extra });
   const revoked = await make(scopes);
   await credentials.keys.revoke(asAccount(account.id), { id: revoked.id });
   const made = {
@@ -43,7 +44,12 @@ async function keys(scopes: Scope[]) {
 }
 
 const post = (document: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query: document }) });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/graphql',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify({ query: document }),
+  });
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 function refusal(res: LightMyRequestResponse, status: number, code: string) {
@@ -104,7 +110,12 @@ test('hostile GraphQL requests are refused with a catalogue code, never a 5xx', 
   const nested = (depth: number) => `{ matters { data { rollCalls { ${'matter { rollCalls { '.repeat(depth)}id${' } }'.repeat(depth)} } } } }`;
   const documents: unknown[] = [
     { query: `{ ${'matter(record: "x") { id } '.repeat(1)}${Array.from({ length: 400 }, (_, i) => `a${i}: matter(record: "x") { id }`).join(' ')} }` },
-    { query: Array.from({ length: 400 }, (_, i) => `a${i}: __typename`).join(' ').replace(/^/, '{ ').concat(' }') },
+    {
+      query: Array.from({ length: 400 }, (_, i) => `a${i}: __typename`)
+        .join(' ')
+        .replace(/^/, '{ ')
+        .concat(' }'),
+    },
     { query: `{ ${'a: matters { data { id } } '.repeat(30)} }` },
     { query: nested(20) },
     { query: `${'{'.repeat(3000)}${'}'.repeat(3000)}` },
@@ -130,7 +141,12 @@ test('hostile GraphQL requests are refused with a catalogue code, never a 5xx', 
     { query: `mutation { answer(question: "${'why '.repeat(600)}") { answer } }` },
     { query: '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }' },
     { query: 123 },
-    { query: JSON.stringify({ kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: 'x' } }] }) },
+    {
+      query: JSON.stringify({
+        kind: 'Document',
+        definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: 'x' } }],
+      }),
+    },
     { query: '"not graphql"' },
     { query: null },
     {},
@@ -150,7 +166,8 @@ test('hostile GraphQL requests are refused with a catalogue code, never a 5xx', 
     if (res.statusCode >= 500) failures.push(`${res.statusCode} ${what}: ${res.body.slice(0, 200)}`);
     for (const e of body.errors ?? []) {
       const code = e.extensions?.code;
-      if (!code || !Object.hasOwn(errorCatalogue, code) || code === 'internal') failures.push(`${res.statusCode} code ${code} for ${what}: ${res.body.slice(0, 200)}`);
+      if (!code || !Object.hasOwn(errorCatalogue, code) || code === 'internal')
+        failures.push(`${res.statusCode} code ${code} for ${what}: ${res.body.slice(0, 200)}`);
     }
     if (res.statusCode !== 200 && !body.errors) failures.push(`${res.statusCode} without errors for ${what}`);
   };
@@ -175,11 +192,22 @@ test('hostile GraphQL requests are refused with a catalogue code, never a 5xx', 
     check(res, `raw ${raw.slice(0, 20)}`);
     if (res.statusCode !== 400 && res.statusCode !== 413) failures.push(`${res.statusCode} for raw ${raw.slice(0, 20)}`);
   }
-  for (const params of ['query={__typename}&variables=notjson', `query=${'{__typename}'.repeat(2000)}`, 'query=', 'variables={}', 'query={matter(record:"%00"){id}}']) {
+  for (const params of [
+    'query={__typename}&variables=notjson',
+    `query=${'{__typename}'.repeat(2000)}`,
+    'query=',
+    'variables={}',
+    'query={matter(record:"%00"){id}}',
+  ]) {
     const res = await t.app.inject({ method: 'GET', url: `/api/graphql?${params}`, headers: bearer(k.valid) });
     check(res, `GET ${params.slice(0, 40)}`);
   }
-  const text = await t.app.inject({ method: 'POST', url: '/api/graphql', headers: { ...bearer(k.valid), 'content-type': 'text/plain' }, payload: '{ __typename }' });
+  const text = await t.app.inject({
+    method: 'POST',
+    url: '/api/graphql',
+    headers: { ...bearer(k.valid), 'content-type': 'text/plain' },
+    payload: '{ __typename }',
+  });
   check(text, 'text/plain');
   assert.deepEqual(failures, []);
 });

@@ -7,7 +7,20 @@ import { MAX_JSON_DEPTH } from '../../src/kernel/json-shape.ts';
 import { operator } from '../../src/modules/accounts/index.ts';
 import { makeTeam, startWorld, type World } from '../surfaces/v2/team-helpers.ts';
 
-const hostile = ['', 'x'.repeat(5000), '\u0000', '-1', '99999999999999999999', '1e309', '2023-02-30', "'; drop table matters; --", '[]', '{"a":1}', '%', '../..'];
+const hostile = [
+  '',
+  'x'.repeat(5000),
+  '\u0000',
+  '-1',
+  '99999999999999999999',
+  '1e309',
+  '2023-02-30',
+  "'; drop table matters; --",
+  '[]',
+  '{"a":1}',
+  '%',
+  '../..',
+];
 const hostileBodies: unknown[] = [
   {},
   [],
@@ -35,11 +48,20 @@ before(async () => {
   w = await startWorld();
   const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people', 'offices'], ['public.read', 'public.ai', 'people.private.read']);
   headers = { authorization: `Bearer ${team.keys.owner}` };
-  const owner = await w.t.ctx.db.selectFrom('memberships').select('account_id').where('team_id', '=', team.id).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  const owner = await w.t.ctx.db
+    .selectFrom('memberships')
+    .select('account_id')
+    .where('team_id', '=', team.id)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
   const big = { requestsPerDay: 1_000_000, requestsPerMinute: 1_000_000 };
   await w.t.ctx.services.accounts.teams.setLimits(operator, { teamId: team.id, limits: big });
   await w.t.ctx.services.accounts.setLimits(operator, { accountId: owner.account_id, limits: big });
-  const own = await w.t.ctx.services.credentials.keys.create({ accountId: owner.account_id, name: 'personal', scopes: ['public.read', 'me.follows.read', 'me.follows.write'] });
+  const own = await w.t.ctx.services.credentials.keys.create({
+    accountId: owner.account_id,
+    name: 'personal',
+    scopes: ['public.read', 'me.follows.read', 'me.follows.write'],
+  });
   personal = { authorization: `Bearer ${own.key}` };
 });
 after(async () => {
@@ -67,7 +89,12 @@ test('hostile parameter values on every route of v1 and v2 never produce a 5xx',
         }
         if (urls.length === 0) urls.push(concrete);
         for (const url of urls) {
-          const res = await w.t.app.inject({ method: method.toUpperCase() as 'GET', url: prefix + url, headers: credentialFor(url), ...(method === 'get' || method === 'delete' ? {} : { payload: {} }) });
+          const res = await w.t.app.inject({
+            method: method.toUpperCase() as 'GET',
+            url: prefix + url,
+            headers: credentialFor(url),
+            ...(method === 'get' || method === 'delete' ? {} : { payload: {} }),
+          });
           sent++;
           // The credential may do everything: a 401 or 403 would mean the input never reached the route.
           if (res.statusCode >= 500 || res.statusCode === 401 || res.statusCode === 403) {
@@ -90,12 +117,23 @@ test('hostile JSON bodies on every v2 write never produce a 5xx', async () => {
       if (!ops[method]) continue;
       const url = `/api/v2${path.replace(/\{[^}]+\}/g, 'SO2026-0025407')}`;
       for (const body of hostileBodies) {
-        const res = await w.t.app.inject({ method: method.toUpperCase() as 'POST', url, headers: { ...credentialFor(path), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+        const res = await w.t.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          headers: { ...credentialFor(path), 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
         sent++;
-        if (res.statusCode >= 500 || res.statusCode === 401 || res.statusCode === 403) failures.push(`${res.statusCode} ${method.toUpperCase()} ${url}: ${res.body.slice(0, 160)}`);
+        if (res.statusCode >= 500 || res.statusCode === 401 || res.statusCode === 403)
+          failures.push(`${res.statusCode} ${method.toUpperCase()} ${url}: ${res.body.slice(0, 160)}`);
       }
       for (const raw of ['{', '{"a":', 'x'.repeat(10), '\u0000']) {
-        const res = await w.t.app.inject({ method: method.toUpperCase() as 'POST', url, headers: { ...credentialFor(path), 'content-type': 'application/json' }, payload: raw });
+        const res = await w.t.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          headers: { ...credentialFor(path), 'content-type': 'application/json' },
+          payload: raw,
+        });
         sent++;
         if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method.toUpperCase()} ${url} raw ${JSON.stringify(raw)}: ${res.body.slice(0, 160)}`);
       }

@@ -6,7 +6,13 @@ import type { FastifyInstance } from 'fastify';
 const notRequests: unknown[] = [[], 'text', null, {}, { jsonrpc: '2.0' }, { jsonrpc: '2.0', id: 1, method: 123 }];
 
 /** What went wrong, one line per body (empty when every body was answered properly). */
-export async function hostileRpcFailures(app: FastifyInstance, url: string, headers: Record<string, string>, bodies: unknown[], raws: string[]): Promise<string[]> {
+export async function hostileRpcFailures(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string>,
+  bodies: unknown[],
+  raws: string[],
+): Promise<string[]> {
   const json = { ...headers, 'content-type': 'application/json' };
   const failures: string[] = [];
   for (const body of [...notRequests, ...bodies]) {

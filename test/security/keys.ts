@@ -26,7 +26,8 @@ export function securityKeys(ctx: AppContext, clock: ManualClock, label: string)
 
   async function owner(kind: 'personal' | 'team') {
     const account = await accounts.create({ email: email() });
-    const teamId = kind === 'team' ? (await accounts.teams.create(operator, { name: `Team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
+    const teamId =
+      kind === 'team' ? (await accounts.teams.create(operator, { name: `Team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
     return { accountId: account.id, teamId };
   }
 
@@ -58,7 +59,11 @@ export function securityKeys(ctx: AppContext, clock: ManualClock, label: string)
     /** The owner's key, with the operation's scopes, of a team that has every feature but this one. */
     async withoutFeature(op: Access, feature: Feature): Promise<string> {
       const account = await accounts.create({ email: email() });
-      const team = await accounts.teams.create(operator, { name: `No ${feature}`, ownerAccountId: account.id, features: features.filter((f) => f !== feature) });
+      const team = await accounts.teams.create(operator, {
+        name: `No ${feature}`,
+        ownerAccountId: account.id,
+        features: features.filter((f) => f !== feature),
+      });
       return (await credentials.keys.create({ accountId: account.id, teamId: team.id, name: 'no feature', scopes: [...op.scopes] })).key;
     },
 

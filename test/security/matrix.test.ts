@@ -113,7 +113,13 @@ for (const row of rows) {
     const otherTeam = otherTeamCases[row.operationId];
     if (otherTeam && 'setup' in otherTeam) {
       test("another team's id → 404 not_found", async () => {
-        const { params, body } = await otherTeam.setup({ app: t.app, ctx: t.ctx, ownerKey: keys.valid, ownerTeamId: keys.teamId!, ownerAccountId: keys.accountId });
+        const { params, body } = await otherTeam.setup({
+          app: t.app,
+          ctx: t.ctx,
+          ownerKey: keys.valid,
+          ownerTeamId: keys.teamId!,
+          ownerAccountId: keys.accountId,
+        });
         const key = await keysOf.stranger(row.op);
         const res = await send(row, bearer(key), params, body);
         assert.equal(res.statusCode, 404, res.body);

@@ -22,11 +22,16 @@ after(async () => {
 });
 const tools = createToolbox(t.ctx.operations.all()).all;
 const keysOf = securityKeys(t.ctx, clock, 'mcp-matrix');
-const v2Routes = new Map(routeTable(t.ctx).filter((row) => row.surface === 'v2').map((row) => [row.operationId as string, row.def]));
+const v2Routes = new Map(
+  routeTable(t.ctx)
+    .filter((row) => row.surface === 'v2')
+    .map((row) => [row.operationId as string, row.def]),
+);
 const CHALLENGE = 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.read public.ai"';
 const ACCESS_CODES = /^(unauthorized|scope_missing|team_only|personal_only|feature_required|forbidden|ip_not_allowed):/;
 
-const call = (name: string, args: Record<string, unknown>, key?: string) => rpc(t.app, 'tools/call', { name, arguments: args }, key ? { authorization: `Bearer ${key}` } : {});
+const call = (name: string, args: Record<string, unknown>, key?: string) =>
+  rpc(t.app, 'tools/call', { name, arguments: args }, key ? { authorization: `Bearer ${key}` } : {});
 
 /** A tool result's text, asserting it is a tool error. */
 function toolError(res: LightMyRequestResponse): string {
@@ -108,7 +113,13 @@ for (const tool of tools) {
     const otherTeam = otherTeamCases[tool.operation.id as keyof typeof otherTeamCases];
     if (otherTeam && 'setup' in otherTeam) {
       test("another team's id → tool error not_found", async () => {
-        const { params, body } = await otherTeam.setup({ app: t.app, ctx: t.ctx, ownerKey: keys.valid, ownerTeamId: keys.teamId!, ownerAccountId: keys.accountId });
+        const { params, body } = await otherTeam.setup({
+          app: t.app,
+          ctx: t.ctx,
+          ownerKey: keys.valid,
+          ownerTeamId: keys.teamId!,
+          ownerAccountId: keys.accountId,
+        });
         const text = toolError(await call(tool.name, argumentsOf(tool.operation.id, params, body), await keysOf.stranger(op)));
         assert.match(text, /^not_found: /);
       });
@@ -140,7 +151,11 @@ test('hostile bodies never reach a 5xx', async () => {
     { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'x' } },
     JSON.parse('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"__proto__": {"polluted": true}}}'),
   ];
-  const failures = await hostileRpcFailures(t.app, '/mcp', { ...headers, accept: 'application/json, text/event-stream' }, bodies, ['{', '{"jsonrpc":', '\u0000']);
+  const failures = await hostileRpcFailures(t.app, '/mcp', { ...headers, accept: 'application/json, text/event-stream' }, bodies, [
+    '{',
+    '{"jsonrpc":',
+    '\u0000',
+  ]);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
   assert.deepEqual(failures, []);
 });

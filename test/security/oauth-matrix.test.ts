@@ -32,9 +32,11 @@ interface Tokens {
 async function tokensFor(row: RouteRow): Promise<Tokens> {
   const kind = keyKindFor(row.op);
   const account = await accounts.create({ email: `oauth-matrix${++serial}@example.org` });
-  const teamId = kind === 'team' ? (await accounts.teams.create(operator, { name: `OAuth team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
+  const teamId =
+    kind === 'team' ? (await accounts.teams.create(operator, { name: `OAuth team ${serial}`, ownerAccountId: account.id, features: [...features] })).id : null;
   const needed: Scope[] = row.op.scopes.length ? [...row.op.scopes] : ['public.read'];
-  const mint = (scopes: readonly string[], resource?: string) => mintOAuthTokens(t.ctx, { accountId: account.id, teamId, scopes, ...(resource ? { resource } : {}) });
+  const mint = (scopes: readonly string[], resource?: string) =>
+    mintOAuthTokens(t.ctx, { accountId: account.id, teamId, scopes, ...(resource ? { resource } : {}) });
   const revoked = await mint(needed);
   await t.ctx.services.oauth.revoke({ token: revoked.refresh_token, client_id: revoked.client_id });
   const expired = await mint(needed);
@@ -55,7 +57,10 @@ function send(row: RouteRow, token: string) {
 
 function assertInvalidToken(res: Awaited<ReturnType<typeof send>>) {
   assert.equal(res.statusCode, 401, res.body);
-  assert.match(String(res.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token"/);
+  assert.match(
+    String(res.headers['www-authenticate']),
+    /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token"/,
+  );
 }
 
 for (const row of rows) {

@@ -46,7 +46,12 @@ test('hostile bodies at /oauth/token, /oauth/register and /oauth/revoke: 4xx in 
 
 test('a credential in the URL of an OAuth route is refused', async () => {
   for (const url of ['/oauth/token?access_token=cto_x', '/oauth/revoke?token=ctr_x']) {
-    const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=refresh_token',
+    });
     assert.equal(res.statusCode, 400, url);
     assert.equal(oauthShape(res.body), 'invalid_request');
   }

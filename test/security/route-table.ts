@@ -58,10 +58,7 @@ export function routeTable(ctx: AppContext): RouteRow[] {
 
 /** The route's URL with every path parameter filled (from `params`, else a placeholder). */
 export function urlOf(row: RouteRow, params: Record<string, string> = {}): string {
-  return (
-    row.prefix +
-    row.def.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? `sample-${name}`))
-  );
+  return row.prefix + row.def.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? `sample-${name}`));
 }
 
 export function pathParams(def: RouteDef): string[] {
@@ -81,7 +78,13 @@ export function otherScopes(op: Access, kind: 'personal' | 'team'): Scope[] {
  * team B holding the same scopes and expects 404 not_found.
  */
 export interface OtherTeamCase {
-  setup(fixture: { app: FastifyInstance; ctx: AppContext; ownerKey: string; ownerTeamId: string; ownerAccountId: string }): Promise<{ params: Record<string, string>; body?: unknown }>;
+  setup(fixture: {
+    app: FastifyInstance;
+    ctx: AppContext;
+    ownerKey: string;
+    ownerTeamId: string;
+    ownerAccountId: string;
+  }): Promise<{ params: Record<string, string>; body?: unknown }>;
 }
 
 /**

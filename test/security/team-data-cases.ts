@@ -15,14 +15,27 @@ type Fixture = Parameters<OtherTeamCase['setup']>[0];
 
 async function publicRecords(ctx: AppContext): Promise<void> {
   const src = (id: string) => ({ source: 'matrix', source_id: id, source_url: null });
-  await ctx.db.insertInto('matters').values({ id: 'matrix-matter-1', record_number: RECORD, type: 'Ordinance', title: 'Matrix ordinance', ...src('m1') }).onConflict((oc) => oc.doNothing()).execute();
-  await ctx.db.insertInto('people').values({ id: PERSON, name: 'Ada Alder', sort_name: 'Alder, Ada', kind: 'alderperson', ward: 1, ...src('p1') }).onConflict((oc) => oc.doNothing()).execute();
+  await ctx.db
+    .insertInto('matters')
+    .values({ id: 'matrix-matter-1', record_number: RECORD, type: 'Ordinance', title: 'Matrix ordinance', ...src('m1') })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await ctx.db
+    .insertInto('people')
+    .values({ id: PERSON, name: 'Ada Alder', sort_name: 'Alder, Ada', kind: 'alderperson', ward: 1, ...src('p1') })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /** Calls the v2 API as team A's owner with every team scope. */
 async function asOwner(f: Fixture, method: 'POST' | 'PUT', url: string, payload: object): Promise<any> {
   await publicRecords(f.ctx);
-  const { key } = await f.ctx.services.credentials.keys.create({ accountId: f.ownerAccountId, teamId: f.ownerTeamId, name: 'matrix setup', scopes: allTeamScopes });
+  const { key } = await f.ctx.services.credentials.keys.create({
+    accountId: f.ownerAccountId,
+    teamId: f.ownerTeamId,
+    name: 'matrix setup',
+    scopes: allTeamScopes,
+  });
   const res = await (f.app as FastifyInstance).inject({ method, url: `/api/v2${url}`, headers: { authorization: `Bearer ${key}` }, payload });
   if (res.statusCode >= 300) throw new Error(`setup ${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json();

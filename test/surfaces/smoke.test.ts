@@ -13,7 +13,10 @@ after(async () => {
 test('an API route without a credential is 401 with WWW-Authenticate pointing at the resource metadata', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/api/v1/me' });
   assert.equal(res.statusCode, 401);
-  assert.match(String(res.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai"$/);
+  assert.match(
+    String(res.headers['www-authenticate']),
+    /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai"$/,
+  );
   assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'detail']);
 });
 

@@ -36,11 +36,7 @@ export function canSeeTeam(by: Acting, callerRole: Role | null): boolean {
  * operator may do anything; admins manage admins and members but neither make nor unmake owners;
  * anyone may leave a team themselves.
  */
-export function requireMembershipChange(
-  by: Acting,
-  callerRole: Role | null,
-  change: { accountId: string | null; from: Role | null; to: Role | null },
-): void {
+export function requireMembershipChange(by: Acting, callerRole: Role | null, change: { accountId: string | null; from: Role | null; to: Role | null }): void {
   if (by.type === 'operator' || callerRole === 'owner') return;
   if (change.to === null && by.accountId === change.accountId) return;
   if (callerRole !== 'admin') throw forbidden('Only team owners and admins may manage members.');

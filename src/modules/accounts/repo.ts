@@ -15,11 +15,7 @@ export function findAccountById(db: Q, id: string) {
 
 /** Emails are unique regardless of case (index accounts_email on lower(email)). */
 export function findAccountByEmail(db: Q, email: string) {
-  return db
-    .selectFrom('accounts')
-    .select(accountColumns)
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+  return db.selectFrom('accounts').select(accountColumns).where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 }
 
 /** Inserts unless the email is taken; returns undefined when it was. */
@@ -75,12 +71,7 @@ export async function updateTeamLimits(db: Q, id: string, change: LimitChange) {
 }
 
 export async function roleOf(db: Q, teamId: string, accountId: string): Promise<Role | null> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('team_id', '=', teamId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('memberships').select('role').where('team_id', '=', teamId).where('account_id', '=', accountId).executeTakeFirst();
   return row?.role ?? null;
 }
 

@@ -19,7 +19,10 @@ import type { Frequency } from './tables.ts';
 import { unsubscribeToken } from './token.ts';
 
 export const scanKind: JobKind<{ reason: string }> = defineJob('alerts.scan', { policy: 'stately', retry: { limit: 3, delaySeconds: 30, backoff: true } });
-export const digestKind: JobKind<{ frequency: 'daily' | 'weekly' }> = defineJob('alerts.digest', { policy: 'exclusive', retry: { limit: 3, delaySeconds: 60, backoff: true } });
+export const digestKind: JobKind<{ frequency: 'daily' | 'weekly' }> = defineJob('alerts.digest', {
+  policy: 'exclusive',
+  retry: { limit: 3, delaySeconds: 60, backoff: true },
+});
 
 const SWEEP_CRON = '*/10 * * * *';
 
@@ -100,7 +103,16 @@ export function createDelivery(deps: DeliveryDeps) {
       const items = await repo.takePending(trx, subscriptionId);
       if (items.length === 0) return null;
       const id = crypto.randomUUID();
-      await repo.insertDelivery(trx, { id, subscriptionId, followId: sub.follow_id, accountId: sub.account_id, channel: 'email', frequency, items, at: clock.now() });
+      await repo.insertDelivery(trx, {
+        id,
+        subscriptionId,
+        followId: sub.follow_id,
+        accountId: sub.account_id,
+        channel: 'email',
+        frequency,
+        items,
+        at: clock.now(),
+      });
       return id;
     });
   }

@@ -31,7 +31,15 @@ export function alertEventId(followId: string, itemKey: string): string {
 /** Publishes a webhook event to an account's endpoints, inside the caller's transaction (modules/webhooks). */
 export type PublishEvent = (accountId: string, event: { id: string; type: string; data: unknown }, options: { within: repo.Db }) => Promise<void>;
 
-export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBaseLogger; feed: ChangeFeed; follows: FollowLookup; publish: PublishEvent; baseUrl: string }): Detector {
+export function createDetector(deps: {
+  db: repo.Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  feed: ChangeFeed;
+  follows: FollowLookup;
+  publish: PublishEvent;
+  baseUrl: string;
+}): Detector {
   const { db, clock, feed, follows } = deps;
 
   /** The `follow.changed` events of these items, to the subscriber's webhook endpoints. */
@@ -47,7 +55,11 @@ export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBa
     const items = await feed.itemsFor(follow.type, follow.refId, since);
     if (items.length === 0) return { items: 0, deliveries: [] };
     return db.transaction().execute(async (trx) => {
-      const fresh = await repo.claim(trx, follow.id, items.map((i) => i.key));
+      const fresh = await repo.claim(
+        trx,
+        follow.id,
+        items.map((i) => i.key),
+      );
       if (fresh.size === 0) return { items: 0, deliveries: [] };
       const found = items.filter((i) => fresh.has(i.key)).map(toStored);
       const at = clock.now();
@@ -55,14 +67,32 @@ export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBa
       for (const sub of await repo.activeSubscriptions(trx, follow.id)) {
         if (sub.email_frequency === 'immediate') {
           const id = crypto.randomUUID();
-          await repo.insertDelivery(trx, { id, subscriptionId: sub.id, followId: follow.id, accountId: sub.account_id, channel: 'email', frequency: 'immediate', items: found, at });
+          await repo.insertDelivery(trx, {
+            id,
+            subscriptionId: sub.id,
+            followId: follow.id,
+            accountId: sub.account_id,
+            channel: 'email',
+            frequency: 'immediate',
+            items: found,
+            at,
+          });
           deliveries.push(id);
         } else if (sub.email_frequency) {
           await repo.addPending(trx, sub.id, found, at);
         }
         if (sub.webhook) {
           await publishAll(trx, sub.account_id, follow, found);
-          await repo.insertDelivery(trx, { id: crypto.randomUUID(), subscriptionId: sub.id, followId: follow.id, accountId: sub.account_id, channel: 'webhook', frequency: null, items: found, at });
+          await repo.insertDelivery(trx, {
+            id: crypto.randomUUID(),
+            subscriptionId: sub.id,
+            followId: follow.id,
+            accountId: sub.account_id,
+            channel: 'webhook',
+            frequency: null,
+            items: found,
+            at,
+          });
         }
       }
       return { items: found.length, deliveries };
@@ -92,7 +122,11 @@ export function createDetector(deps: { db: repo.Db; clock: Clock; log: FastifyBa
     async baseline(follow) {
       const since = await repo.watchFrom(db, follow.id);
       const items = await feed.itemsFor(follow.type, follow.refId, since);
-      await repo.claim(db, follow.id, items.map((i) => i.key));
+      await repo.claim(
+        db,
+        follow.id,
+        items.map((i) => i.key),
+      );
     },
   };
 }

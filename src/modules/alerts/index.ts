@@ -19,7 +19,15 @@ export function createAlerts(deps: ModuleDeps, others: { jobs: Jobs; mailer: Mai
   const { db, clock, log } = deps;
   const baseUrl = deps.config.baseUrl;
   const follows = createFollowLookup(db);
-  const detector = createDetector({ db, clock, log, feed: createChangeFeed(deps), follows, baseUrl, publish: (accountId, event, options) => others.webhooks.publish(accountId, event, options) });
+  const detector = createDetector({
+    db,
+    clock,
+    log,
+    feed: createChangeFeed(deps),
+    follows,
+    baseUrl,
+    publish: (accountId, event, options) => others.webhooks.publish(accountId, event, options),
+  });
   const delivery = createDelivery({
     db,
     clock,
@@ -37,7 +45,15 @@ export function createAlerts(deps: ModuleDeps, others: { jobs: Jobs; mailer: Mai
     await repo.deleteTeamSubscriptions(trx, ended.teamId, ended.accountId);
   });
   return {
-    service: createAlertsService({ db, clock, baseUrl, follows, detector, delivery, eventStatuses: (accountId, ids) => others.webhooks.eventStatuses(accountId, ids) }),
+    service: createAlertsService({
+      db,
+      clock,
+      baseUrl,
+      follows,
+      detector,
+      delivery,
+      eventStatuses: (accountId, ids) => others.webhooks.eventStatuses(accountId, ids),
+    }),
     /** Registers the workers and the digest and sweep schedules (the running service only). */
     start: () => delivery.start(),
     /** Told when an ingest finished: asks for a look at the watched follows when anything changed. */

@@ -19,7 +19,16 @@ export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof findSubscrip
 /** Creates a subscription, or changes its channels (its unsubscribe key stays, so sent links keep working). */
 export async function upsertSubscription(
   db: Db,
-  row: { id: string; followId: string; accountId: string; teamId: string | null; emailFrequency: Frequency | null; webhook: boolean; unsubscribeKey: string; at: Date },
+  row: {
+    id: string;
+    followId: string;
+    accountId: string;
+    teamId: string | null;
+    emailFrequency: Frequency | null;
+    webhook: boolean;
+    unsubscribeKey: string;
+    at: Date;
+  },
 ) {
   const r = await db
     .insertInto('alert_subscriptions')
@@ -124,7 +133,16 @@ export async function activeSubscriptions(db: Db, followId: string) {
 
 export async function insertDelivery(
   db: Db,
-  row: { id: string; subscriptionId: string; followId: string; accountId: string; channel: Channel; frequency: Frequency | null; items: StoredItem[]; at: Date },
+  row: {
+    id: string;
+    subscriptionId: string;
+    followId: string;
+    accountId: string;
+    channel: Channel;
+    frequency: Frequency | null;
+    items: StoredItem[];
+    at: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('alert_deliveries')
@@ -169,7 +187,11 @@ export async function digestDue(db: Db, frequency: Frequency): Promise<string[]>
 }
 
 export async function countPending(db: Db, subscriptionId: string): Promise<number> {
-  const r = await db.selectFrom('alert_pending').select((eb) => eb.fn.countAll<number>().as('n')).where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('alert_pending')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -182,17 +204,35 @@ export type DeliveryRow = NonNullable<Awaited<ReturnType<typeof findDelivery>>>;
 export async function recordAttempt(db: Db, id: string, outcome: { status: 'queued' | 'sent' | 'failed'; error: string | null; at: Date }): Promise<void> {
   await db
     .updateTable('alert_deliveries')
-    .set({ status: outcome.status, last_error: outcome.error, attempts: sql<number>`attempts + 1`, ...(outcome.status === 'sent' ? { sent_at: outcome.at } : {}) })
+    .set({
+      status: outcome.status,
+      last_error: outcome.error,
+      attempts: sql<number>`attempts + 1`,
+      ...(outcome.status === 'sent' ? { sent_at: outcome.at } : {}),
+    })
     .where('id', '=', id)
     .execute();
 }
 
 export async function listDeliveries(db: Db, followId: string, accountId: string, limit: number) {
-  return db.selectFrom('alert_deliveries').selectAll().where('follow_id', '=', followId).where('account_id', '=', accountId).orderBy('seq', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('alert_deliveries')
+    .selectAll()
+    .where('follow_id', '=', followId)
+    .where('account_id', '=', accountId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Email deliveries still queued that were made before `before` (their job may never have been sent). */
 export async function queuedBefore(db: Db, before: Date): Promise<string[]> {
-  const rows = await db.selectFrom('alert_deliveries').select('id').where('status', '=', 'queued').where('channel', '=', 'email').where('created_at', '<', before).execute();
+  const rows = await db
+    .selectFrom('alert_deliveries')
+    .select('id')
+    .where('status', '=', 'queued')
+    .where('channel', '=', 'email')
+    .where('created_at', '<', before)
+    .execute();
   return rows.map((r) => r.id);
 }

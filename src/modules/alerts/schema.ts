@@ -26,7 +26,8 @@ export const Delivery = Type.Object({
   channel: Type.Enum(['email', 'webhook']),
   frequency: Nullable(Type.Enum([...frequencies])),
   status: Type.Enum(['queued', 'sent', 'failed'], {
-    description: 'queued (waiting or being retried), sent, or failed after its retries. A webhook delivery is sent once every endpoint of the account acknowledged its events.',
+    description:
+      'queued (waiting or being retried), sent, or failed after its retries. A webhook delivery is sent once every endpoint of the account acknowledged its events.',
   }),
   attempts: Type.Integer(),
   error: Nullable(Type.String({ description: 'Why the last attempt failed.' })),

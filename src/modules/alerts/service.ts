@@ -51,14 +51,21 @@ export function createAlertsService(deps: ServiceDeps) {
 
   async function view(follow: FollowRef, accountId: string): Promise<AlertSettingsOut> {
     const sub = await repo.findSubscription(db, follow.id, accountId);
-    const [pending, deliveries] = await Promise.all([sub ? repo.countPending(db, sub.id) : 0, repo.listDeliveries(db, follow.id, accountId, MAX_DELIVERIES_SHOWN)]);
+    const [pending, deliveries] = await Promise.all([
+      sub ? repo.countPending(db, sub.id) : 0,
+      repo.listDeliveries(db, follow.id, accountId, MAX_DELIVERIES_SHOWN),
+    ]);
     return {
       followId: follow.id,
       label: follow.label,
       email: sub?.email_frequency ? { frequency: sub.email_frequency } : null,
       webhook: sub?.webhook ?? false,
       pending,
-      deliveries: await withWebhookStatus(accountId, follow.id, deliveries.map((d) => presentDelivery(d, deps.baseUrl))),
+      deliveries: await withWebhookStatus(
+        accountId,
+        follow.id,
+        deliveries.map((d) => presentDelivery(d, deps.baseUrl)),
+      ),
     };
   }
 
@@ -69,7 +76,10 @@ export function createAlertsService(deps: ServiceDeps) {
   async function withWebhookStatus(accountId: string, followId: string, list: DeliveryOut[]): Promise<DeliveryOut[]> {
     const hooks = list.filter((d) => d.channel === 'webhook');
     if (hooks.length === 0) return list;
-    const statuses = await deps.eventStatuses(accountId, hooks.flatMap((d) => d.items.map((i) => alertEventId(followId, i.key))));
+    const statuses = await deps.eventStatuses(
+      accountId,
+      hooks.flatMap((d) => d.items.map((i) => alertEventId(followId, i.key))),
+    );
     return list.map((d) => {
       if (d.channel !== 'webhook') return d;
       const all = d.items.flatMap((i) => statuses.get(alertEventId(followId, i.key)) ?? []);
@@ -92,7 +102,8 @@ export function createAlertsService(deps: ServiceDeps) {
       const follow = await resolve(actor, whose, input.id);
       const accountId = actor.account.id;
       const webhook = input.webhook === true;
-      if (!input.email && !webhook) throw new AppError('invalid_request', 'Choose at least one channel (email with a frequency, or webhook: true); to stop alerts, DELETE them.');
+      if (!input.email && !webhook)
+        throw new AppError('invalid_request', 'Choose at least one channel (email with a frequency, or webhook: true); to stop alerts, DELETE them.');
       const existing = await repo.findSubscription(db, follow.id, accountId);
       // The first active subscriber (re)starts the watch: what the follow has now is seen, not news.
       if (!existing?.email_frequency && !existing?.webhook && !(await repo.othersSubscribe(db, follow.id, accountId))) await deps.detector.baseline(follow);

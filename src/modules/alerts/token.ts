@@ -12,7 +12,9 @@ export function newUnsubscribeKey(): string {
 }
 
 function mac(key: string, subscriptionId: string): string {
-  return createHmac('sha256', key).update(PURPOSE + subscriptionId).digest('base64url');
+  return createHmac('sha256', key)
+    .update(PURPOSE + subscriptionId)
+    .digest('base64url');
 }
 
 export function unsubscribeToken(subscription: { id: string; unsubscribe_key: string }): string {

@@ -115,10 +115,15 @@ export const sponsor: Composer = async (kit) => {
   const matters = await mattersFor(kit);
   if (matters.length) {
     return matters.map((m) => {
-      for (const s of m.sponsors) if (s.personId) kit.sources.add('person', s.personId, s.name, [`Listed as ${s.role.replace('_', ' ')} of ${m.recordNumber}.`]);
+      for (const s of m.sponsors)
+        if (s.personId) kit.sources.add('person', s.personId, s.name, [`Listed as ${s.role.replace('_', ' ')} of ${m.recordNumber}.`]);
       const lead = m.sponsors.filter((s) => s.role !== 'cosponsor').map((s) => s.name);
       const co = m.sponsors.filter((s) => s.role === 'cosponsor').map((s) => s.name);
-      citeMatter(kit, m, m.sponsors.length ? [`Sponsors: ${m.sponsors.map((s) => `${s.name} (${s.role.replace('_', ' ')})`).join(', ')}.`] : ['No sponsors are listed.']);
+      citeMatter(
+        kit,
+        m,
+        m.sponsors.length ? [`Sponsors: ${m.sponsors.map((s) => `${s.name} (${s.role.replace('_', ' ')})`).join(', ')}.`] : ['No sponsors are listed.'],
+      );
       if (m.sponsors.length === 0) return `The record lists no sponsors for ${m.recordNumber} (${quote(m.title)}).`;
       return `${m.recordNumber} (${quote(m.title)}) was sponsored by ${joinList(lead.length ? lead : co)}${lead.length && co.length ? `, with ${co.length} co-sponsor${co.length === 1 ? '' : 's'}: ${joinList(co)}` : ''}.`;
     });
@@ -132,7 +137,8 @@ export const sponsor: Composer = async (kit) => {
       out.push(`The record lists ${personLabel(p)} as sponsor of no matter${within(kit)}.`);
       continue;
     }
-    for (const m of list) citeMatter(kit, { recordNumber: m.record_number, title: m.title, type: m.type, status: m.status, introductionDate: m.introduction_date });
+    for (const m of list)
+      citeMatter(kit, { recordNumber: m.record_number, title: m.title, type: m.type, status: m.status, introductionDate: m.introduction_date });
     out.push(
       `${personLabel(p)} is listed as a sponsor of ${list.map((m) => `${m.record_number} (${quote(m.title, 80)}${m.introduction_date ? `, introduced ${m.introduction_date}` : ''})`).join('; ')}${within(kit)}.`,
     );
@@ -187,7 +193,8 @@ export const passed: Composer = async (kit) => {
     if (all.length === 0) {
       // The last meeting has no business recorded yet: say so, and answer from the last sitting that has.
       const withBusiness = await kit.retrieval.lastSitting(key, kit.today, true);
-      for (const g of await kit.retrieval.meetingsOn(key.ids, [day])) kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} met on ${g.day}; no actions are recorded for it.`]);
+      for (const g of await kit.retrieval.meetingsOn(key.ids, [day]))
+        kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} met on ${g.day}; no actions are recorded for it.`]);
       notes.push(`The record holds no actions from the meeting of ${names} on ${day}.`);
       if (!withBusiness) return notes;
       range = { from: withBusiness, to: withBusiness };
@@ -205,13 +212,20 @@ export const passed: Composer = async (kit) => {
   if (actions.length === 0) return [...notes, `The record shows nothing passed by ${names} ${when}.`];
   const shown = actions.slice(0, 10);
   const items = shown.map((a) => {
-    citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [`${a.action} on ${a.date}${a.yea !== null ? `, ${a.yea}–${a.nay}` : ''}.`]);
-    if (a.roll_call_id) kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [`${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`]);
+    citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [
+      `${a.action} on ${a.date}${a.yea !== null ? `, ${a.yea}–${a.nay}` : ''}.`,
+    ]);
+    if (a.roll_call_id)
+      kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [
+        `${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`,
+      ]);
     return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range ? ` on ${a.date}` : ''})`;
   });
   const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
   const count = `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
-  const lead = kit.q.range ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} passed ${count}` : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} passed ${count}`;
+  const lead = kit.q.range
+    ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} passed ${count}`
+    : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} passed ${count}`;
   return [...notes, `${lead}: ${items.join('; ')}${more}.`];
 };
 

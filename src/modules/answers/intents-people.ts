@@ -8,7 +8,11 @@ import { nameScore, nameWords } from './text.ts';
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 
 /** The person a committee is named for: "Jim Gardiner (aldermanic committee, Ward 45)" → Jim Gardiner. */
-const committeePerson = (name: string) => name.replace(/\(.*$/, '').replace(/^(friends of|citizens for|committee to elect)\s+/i, '').trim();
+const committeePerson = (name: string) =>
+  name
+    .replace(/\(.*$/, '')
+    .replace(/^(friends of|citizens for|committee to elect)\s+/i, '')
+    .trim();
 
 /** The people a question about a ward or by name means (a ward's alderperson when it names a ward). */
 async function peopleMeant(kit: Kit): Promise<NamedPerson[]> {
@@ -71,7 +75,11 @@ export const lobbying: Composer = async (kit) => {
     const [contacts, gifts] = await Promise.all([kit.retrieval.lobbyistContacts(p.id, range, 10), kit.retrieval.lobbyistContributions(p.id, range, 5)]);
     if (contacts.length) {
       const list = contacts.map((c) => {
-        const detail = [`${c.reports} report${c.reports === 1 ? '' : 's'}`, c.clients.length ? `for ${joinList(c.clients.slice(0, 3))}` : '', c.sought.length ? `seeking ${c.sought.slice(0, 2).join('; ')}` : '']
+        const detail = [
+          `${c.reports} report${c.reports === 1 ? '' : 's'}`,
+          c.clients.length ? `for ${joinList(c.clients.slice(0, 3))}` : '',
+          c.sought.length ? `seeking ${c.sought.slice(0, 2).join('; ')}` : '',
+        ]
           .filter(Boolean)
           .join(', ');
         kit.sources.add('lobbyist', c.lobbyist_id, c.name, [`Reported contact with ${personLabel(p)}: ${detail} (${c.first ?? '?'} to ${c.last ?? '?'}).`]);
@@ -83,7 +91,9 @@ export const lobbying: Composer = async (kit) => {
     }
     if (gifts.length) {
       const list = gifts.map((g) => {
-        kit.sources.add('lobbyist', g.lobbyist_id, g.name, [`Reported ${g.contributions} political contribution${g.contributions === 1 ? '' : 's'} to ${personLabel(p)} totalling ${dollars(g.total)} (${g.first ?? '?'} to ${g.last ?? '?'}).`]);
+        kit.sources.add('lobbyist', g.lobbyist_id, g.name, [
+          `Reported ${g.contributions} political contribution${g.contributions === 1 ? '' : 's'} to ${personLabel(p)} totalling ${dollars(g.total)} (${g.first ?? '?'} to ${g.last ?? '?'}).`,
+        ]);
         return `${g.name} (${dollars(g.total)} in ${g.contributions} contribution${g.contributions === 1 ? '' : 's'})`;
       });
       out.push(`Lobbyists did report political contributions to ${personLabel(p)}${within(kit)}: ${joinList(list)}.`);
@@ -118,7 +128,12 @@ export const profile: Composer = async (kit) => {
   const out: string[] = [];
   for (const p of kit.named.people.slice(0, 3)) {
     citePerson(kit, p);
-    const role = p.kind === 'alderperson' ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}` : p.kind === 'lobbyist' ? 'a registered lobbyist' : 'a City official';
+    const role =
+      p.kind === 'alderperson'
+        ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}`
+        : p.kind === 'lobbyist'
+          ? 'a registered lobbyist'
+          : 'a City official';
     out.push(`${p.name} is ${role}.`);
   }
   return out.length ? out : null;

@@ -88,7 +88,10 @@ export function tallies(rc: Pick<RollCallOut, 'tallies'>): string {
 export function citeRollCall(kit: Kit, rc: RollCallOut, recordNumber: string | null, extra: string[] = []) {
   const about = recordNumber ?? 'a matter';
   const title = `Roll call on ${about}, ${rc.date}: ${rc.actionName} ${rc.tallies.yea}–${rc.tallies.nay}`;
-  return kit.sources.add('roll_call', rc.id, title, [`Roll call of ${rc.date} on ${about}: ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)} (${tallies(rc)}).`, ...extra]);
+  return kit.sources.add('roll_call', rc.id, title, [
+    `Roll call of ${rc.date} on ${about}: ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)} (${tallies(rc)}).`,
+    ...extra,
+  ]);
 }
 
 /** The body's name from its id, among all bodies. */

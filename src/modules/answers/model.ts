@@ -98,7 +98,10 @@ export function createModelWriter(ai: Config['ai'] & { baseUrl: string; model: s
         content = completion.choices[0]?.message?.content;
       } catch (err) {
         const timedOut = err instanceof OpenAI.APIConnectionTimeoutError;
-        log.warn({ err: { name: (err as Error).name, message: (err as Error).message, status: (err as { status?: number }).status } }, 'the language model failed');
+        log.warn(
+          { err: { name: (err as Error).name, message: (err as Error).message, status: (err as { status?: number }).status } },
+          'the language model failed',
+        );
         throw unavailable(timedOut ? `did not answer within ${ai.timeoutMs} ms` : 'could not be reached or failed');
       }
       if (!content?.trim()) throw unavailable('gave an empty reply');

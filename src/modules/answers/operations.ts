@@ -13,7 +13,7 @@ export const answersOperations = {
     description:
       'Retrieves the records that bear on the question (matters, roll calls and votes, meetings with their agenda and public testimony, people, committees, campaign money, lobbying) and answers from them alone. ' +
       'Each citation links to the record\'s public web page. Without a language model the answer is built from the records (`model` is "extractive"); a question with nothing relevant says so and cites nothing. ' +
-      'Uses one of the day\'s AI answers (X-AI-Calls-Remaining); a replay of the same Idempotency-Key, a refused question or a model that fails (502 upstream_unavailable) uses none.',
+      "Uses one of the day's AI answers (X-AI-Calls-Remaining); a replay of the same Idempotency-Key, a refused question or a model that fails (502 upstream_unavailable) uses none.",
     tags: ['answers'],
     input: AnswerInput,
     output: Answer,

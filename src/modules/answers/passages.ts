@@ -17,7 +17,9 @@ function describe(kit: Kit, p: PassageRow): string {
       kit.sources.add('meeting', p.id, `${p.title} meeting, ${p.date}`, [`${p.title} meeting on ${p.date}${p.detail ? ` (${p.detail})` : ''}.`]);
       return `the ${p.title} meeting of ${p.date}${p.detail ? ` (${p.detail})` : ''}`;
     case 'agenda_item':
-      kit.sources.add('meeting', p.meeting_id!, `${p.meeting_title} meeting, ${p.date}`, [`Agenda item${p.record_number ? ` ${p.record_number}` : ''}: ${quote(p.title, 300)}${p.detail ? ` (${p.detail})` : ''}.`]);
+      kit.sources.add('meeting', p.meeting_id!, `${p.meeting_title} meeting, ${p.date}`, [
+        `Agenda item${p.record_number ? ` ${p.record_number}` : ''}: ${quote(p.title, 300)}${p.detail ? ` (${p.detail})` : ''}.`,
+      ]);
       return `an agenda item of the ${p.meeting_title} meeting of ${p.date}: ${quote(p.title, 140)}${p.record_number ? ` (${p.record_number})` : ''}`;
     case 'testimony':
       kit.sources.add('meeting', p.meeting_id!, `${p.meeting_title} meeting, ${p.date}`, [`Testimony by ${p.detail}: ${quote(p.title, 300)}.`]);

@@ -27,7 +27,8 @@ const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}
 
 function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   const has = (re: RegExp) => re.test(q);
-  if (has(/\blobby(ist|ists|ing)?\b|\blobbied\b/) && has(/\b(contact\w*|met|meet\w*|lobbied|report\w*|sought|talk\w*|spoke|reach\w*|who|which)\b/)) return 'lobbying';
+  if (has(/\blobby(ist|ists|ing)?\b|\blobbied\b/) && has(/\b(contact\w*|met|meet\w*|lobbied|report\w*|sought|talk\w*|spoke|reach\w*|who|which)\b/))
+    return 'lobbying';
   if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|raised|raise|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
   if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b/)) return 'vote';
   if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/)) return 'sponsor';
@@ -56,7 +57,10 @@ function focusTerms(text: string): string[] {
 
 export function understand(raw: string, today: string): Question {
   // Control characters (a NUL included) are never part of a question.
-  const text = raw.replace(/\p{Cc}+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const text = raw
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const records = [...new Set([...text.matchAll(recordPattern)].map((m) => m[1]!))];
   let rest = text.replace(recordPattern, ' ');
   const wards = new Set<number>();

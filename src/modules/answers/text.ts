@@ -105,7 +105,10 @@ const suffixes = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
 
 /** A display name's given and family words ("Matthew J. O'Shea" → matthew / o shea). */
 export function nameParts(displayName: string): { given: string[]; family: string[] } {
-  const cleaned = displayName.replace(/\b(jr|sr)\b\.?,?/gi, ' ').replace(/\s+/g, ' ').trim();
+  const cleaned = displayName
+    .replace(/\b(jr|sr)\b\.?,?/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const words = cleaned.split(' ').filter((w) => tokens(w).some((t) => !suffixes.has(t)));
   if (words.length === 0) return { given: [], family: [] };
   const family = tokens(words[words.length - 1]!).filter((t) => !suffixes.has(t));

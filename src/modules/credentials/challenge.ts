@@ -30,6 +30,11 @@ export function unauthorizedError(baseUrl: string, surface: Surface, message: st
 
 /** 403 for a valid token without the scope an operation needs (RFC 6750 §3.1 insufficient_scope). */
 export function insufficientScopeError(baseUrl: string, surface: Surface, scopes: readonly string[], message: string): AppError {
-  const params = [`resource_metadata=${quoted(resourceMetadataUrl(baseUrl, surface))}`, `scope=${quoted(scopes.join(' '))}`, 'error="insufficient_scope"', `error_description=${quoted(message)}`];
+  const params = [
+    `resource_metadata=${quoted(resourceMetadataUrl(baseUrl, surface))}`,
+    `scope=${quoted(scopes.join(' '))}`,
+    'error="insufficient_scope"',
+    `error_description=${quoted(message)}`,
+  ];
   return new AppError('scope_missing', message, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
 }

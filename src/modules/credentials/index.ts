@@ -32,7 +32,14 @@ export interface Credentials {
 
 export function createCredentials(
   deps: ModuleDeps,
-  others: { accounts: Accounts; sessions: Sessions; database: Database<DB>; caches: Pick<Coherence, 'power' | 'settlePower'>; events: Pick<Events, 'credential'>; mailer: Mailer },
+  others: {
+    accounts: Accounts;
+    sessions: Sessions;
+    database: Database<DB>;
+    caches: Pick<Coherence, 'power' | 'settlePower'>;
+    events: Pick<Events, 'credential'>;
+    mailer: Mailer;
+  },
 ): Credentials {
   const { events } = others;
   const keys = createApiKeys(deps, others.accounts, others.caches.settlePower, (event) => events.credential(event));
@@ -42,7 +49,10 @@ export function createCredentials(
     const reason = 'its creator left the team';
     const revoked = await keysRepo.revokeTeamKeysOf(trx, ended.teamId, ended.accountId, deps.clock.now(), reason);
     for (const row of revoked) {
-      await events.credential({ type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: 'membership_ended', reason }, { within: trx });
+      await events.credential(
+        { type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: 'membership_ended', reason },
+        { within: trx },
+      );
     }
   });
   const limits = createLimits(deps);

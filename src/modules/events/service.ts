@@ -74,7 +74,10 @@ function summaryOf(e: CredentialEvent): string {
   return `${what}${prefix} ${verb} ${viaWords[e.via]}${reason}.`;
 }
 
-export function createEventsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, webhooks: { publish(accountId: string, event: WebhookEvent, options?: { within?: Kysely<DB> }): Promise<void> }) {
+export function createEventsService(
+  deps: Pick<ModuleDeps, 'db' | 'clock'>,
+  webhooks: { publish(accountId: string, event: WebhookEvent, options?: { within?: Kysely<DB> }): Promise<void> },
+) {
   const { db, clock } = deps;
   return {
     /**

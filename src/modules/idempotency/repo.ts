@@ -15,13 +15,7 @@ export interface KeyRow {
 export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
   // A claim still running (no stored answer): only its holder may complete, release or replace it.
   const openClaim = (owner: IdempotencyOwner, key: string, claim: string) => (eb: ExpressionBuilder<IdempotencyTables, 'idempotency_keys'>) =>
-    eb.and([
-      eb('owner_type', '=', owner.type),
-      eb('owner_id', '=', owner.id),
-      eb('key', '=', key),
-      eb('claim', '=', claim),
-      eb('status', 'is', null),
-    ]);
+    eb.and([eb('owner_type', '=', owner.type), eb('owner_id', '=', owner.id), eb('key', '=', key), eb('claim', '=', claim), eb('status', 'is', null)]);
   const byKey = (owner: IdempotencyOwner, key: string) =>
     db.selectFrom('idempotency_keys').where('owner_type', '=', owner.type).where('owner_id', '=', owner.id).where('key', '=', key);
   return {
@@ -70,12 +64,7 @@ export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
     },
 
     async purgeOwner(owner: IdempotencyOwner, before: Date): Promise<void> {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('owner_type', '=', owner.type)
-        .where('owner_id', '=', owner.id)
-        .where('created_at', '<', before)
-        .execute();
+      await db.deleteFrom('idempotency_keys').where('owner_type', '=', owner.type).where('owner_id', '=', owner.id).where('created_at', '<', before).execute();
     },
 
     async purge(before: Date): Promise<number> {

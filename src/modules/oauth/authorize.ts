@@ -79,14 +79,16 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
       // OAuth 2.1 §4.1.1: exact string matching; no case, trailing-slash or query variants.
       const redirectUri = params.redirect_uri;
       if (redirectUri === undefined) throw oauthError('invalid_request', 'redirect_uri is required.');
-      if (!client.redirectUris.includes(redirectUri)) throw oauthError('invalid_request', 'This redirect_uri is not one the client registered (it must match exactly).');
+      if (!client.redirectUris.includes(redirectUri))
+        throw oauthError('invalid_request', 'This redirect_uri is not one the client registered (it must match exactly).');
       const state = params.state ?? null;
       const fail = (code: OAuthErrorCode, description: string): Checked => ({ redirect: errorRedirect(redirectUri, state, code, description) });
       if (params.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
       // OAuth 2.1 §4.1.1 / RFC 7636 §4.3: PKCE is required, and only S256 (plain is refused).
       if (params.code_challenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE with S256).');
       if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted.');
-      if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+      if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge))
+        return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
       let scopes: Scope[];
       let resource: ResourceName | null;
       try {
@@ -124,7 +126,8 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
       });
       await stored.catch((err: unknown) => {
         // The client was cleaned up (never used for a day) between the check and this approval.
-        if ((err as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw new AppError('invalid_request', 'This app is no longer registered with the service; start again from the app.');
+        if ((err as { code?: unknown }).code === FOREIGN_KEY_VIOLATION)
+          throw new AppError('invalid_request', 'This app is no longer registered with the service; start again from the app.');
         throw err;
       });
       return redirectTo(request.redirectUri, request.state, { code });

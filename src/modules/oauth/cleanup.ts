@@ -9,7 +9,10 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import { defineJob, type JobKind, type Jobs } from '../../kernel/jobs.ts';
 import * as repo from './repo.ts';
 
-export const unusedClientsKind: JobKind<{ reason: string }> = defineJob('oauth.unused-clients', { policy: 'stately', retry: { limit: 3, delaySeconds: 60, backoff: true } });
+export const unusedClientsKind: JobKind<{ reason: string }> = defineJob('oauth.unused-clients', {
+  policy: 'stately',
+  retry: { limit: 3, delaySeconds: 60, backoff: true },
+});
 
 const CLEANUP_CRON = '41 * * * *';
 /** Clients deleted per statement: short transactions, however many piled up. */

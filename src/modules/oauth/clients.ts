@@ -30,7 +30,8 @@ function text(meta: Record<string, unknown>, name: string, max: number): string 
 
 /** The metadata both ways of describing a client share (RFC 7591 §2), checked. */
 export function checkClientMetadata(meta: unknown): { name: string | null; uri: string | null; redirectUris: string[] } {
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw oauthError('invalid_client_metadata', 'The client metadata must be a JSON object.');
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta))
+    throw oauthError('invalid_client_metadata', 'The client metadata must be a JSON object.');
   const m = meta as Record<string, unknown>;
   const uris = m.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
@@ -39,7 +40,8 @@ export function checkClientMetadata(meta: unknown): { name: string | null; uri: 
   const redirectUris = [...new Set(uris.map(checkRedirectUri))];
   // Public clients only: nothing here can keep a secret (OAuth 2.1 §2.1).
   const method = m.token_endpoint_auth_method;
-  if (method !== undefined && method !== 'none') throw oauthError('invalid_client_metadata', 'Only public clients are supported: token_endpoint_auth_method must be "none".');
+  if (method !== undefined && method !== 'none')
+    throw oauthError('invalid_client_metadata', 'Only public clients are supported: token_endpoint_auth_method must be "none".');
   const grants = m.grant_types;
   if (grants !== undefined && (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))) {
     throw oauthError('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token.');
@@ -84,7 +86,15 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
         // Neither RFC 7591 §3.2.2 nor RFC 6749 names a code for this; the service's own (decisions.md, "Errors").
         protocolCode: 'rate_limited',
       };
-      const row = { id, kind: 'registered' as const, client_name: name, client_uri: checked.uri, redirect_uris: checked.redirectUris, registered_from: from, created_at: now };
+      const row = {
+        id,
+        kind: 'registered' as const,
+        client_name: name,
+        client_uri: checked.uri,
+        redirect_uris: checked.redirectUris,
+        registered_from: from,
+        created_at: now,
+      };
       await withinWindowLimit(db, limit, (trx) => repo.insertClient(trx, row));
       return {
         client_id: id,
@@ -103,10 +113,12 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
      * as long as its cache headers allow, then fetched again). Unknown: invalid_client.
      */
     async resolve(clientId: unknown): Promise<Client> {
-      if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 2000) throw oauthError('invalid_client', 'client_id is missing or not valid.');
+      if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 2000)
+        throw oauthError('invalid_client', 'client_id is missing or not valid.');
       if (!/^https?:\/\//.test(clientId)) {
         const row = await repo.findClient(db, clientId);
-        if (row?.kind !== 'registered') throw oauthError('invalid_client', 'Unknown client_id: register the client first, or use the URL of its metadata document.');
+        if (row?.kind !== 'registered')
+          throw oauthError('invalid_client', 'Unknown client_id: register the client first, or use the URL of its metadata document.');
         return present(row);
       }
       const cached = await repo.findClient(db, clientId);
@@ -114,14 +126,21 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
       if (cached && cached.kind === 'metadata_document' && cached.fresh_until && cached.fresh_until.getTime() > now.getTime()) return present(cached);
       const doc = await readMetadataDocument(clientId, fetchDocument, { development, now });
       const checked = checkClientMetadata(doc.metadata);
-      const row = { id: clientId, client_name: checked.name ?? new URL(clientId).host, client_uri: checked.uri, redirect_uris: checked.redirectUris, fresh_until: doc.freshUntil };
+      const row = {
+        id: clientId,
+        client_name: checked.name ?? new URL(clientId).host,
+        client_uri: checked.uri,
+        redirect_uris: checked.redirectUris,
+        fresh_until: doc.freshUntil,
+      };
       await repo.saveDocumentClient(db, row, now);
       return present({ ...row, kind: 'metadata_document' });
     },
 
     /** A client already known (token and revocation requests never fetch). */
     async known(clientId: unknown): Promise<Client> {
-      if (typeof clientId !== 'string' || clientId.length === 0) throw oauthError('invalid_client', 'client_id is required (public clients identify themselves with it, RFC 6749 §3.2.1).');
+      if (typeof clientId !== 'string' || clientId.length === 0)
+        throw oauthError('invalid_client', 'client_id is required (public clients identify themselves with it, RFC 6749 §3.2.1).');
       const row = await repo.findClient(db, clientId.slice(0, 2000));
       if (!row) throw oauthError('invalid_client', 'Unknown client_id.');
       return present(row);

@@ -39,14 +39,27 @@ export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
   const { db, clock, config } = deps;
 
   /** The credential event of a grant (modules/events), committed with the caller's transaction. */
-  async function emit(q: repo.Q, type: CredentialEventType, grantId: string, what: { kind: string; prefix?: string; scopes?: readonly string[]; reason?: string }) {
+  async function emit(
+    q: repo.Q,
+    type: CredentialEventType,
+    grantId: string,
+    what: { kind: string; prefix?: string; scopes?: readonly string[]; reason?: string },
+  ) {
     const grant = await repo.grantForEvent(q, grantId);
     if (!grant) return;
     await events.credential(
       {
         type,
         accountId: grant.account_id,
-        credential: { id: grant.id, type: 'oauth', kind: what.kind, name: grant.client_name, prefix: what.prefix ?? null, scopes: what.scopes ?? grant.scopes, teamId: grant.team_id },
+        credential: {
+          id: grant.id,
+          type: 'oauth',
+          kind: what.kind,
+          name: grant.client_name,
+          prefix: what.prefix ?? null,
+          scopes: what.scopes ?? grant.scopes,
+          teamId: grant.team_id,
+        },
         via: 'oauth',
         reason: what.reason ?? null,
       },
@@ -80,7 +93,11 @@ export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
         },
       ]);
       // A new grant, or a refresh rotating its tokens: both issue a credential.
-      await emit(q, 'credential.issued', issue.grant.id, { kind: issue.isNew ? 'grant' : 'refresh', prefix: accessToken.slice(0, 8), scopes: issue.accessScopes });
+      await emit(q, 'credential.issued', issue.grant.id, {
+        kind: issue.isNew ? 'grant' : 'refresh',
+        prefix: accessToken.slice(0, 8),
+        scopes: issue.accessScopes,
+      });
       return { grantId: issue.grant.id, accessToken, refreshToken, expiresIn: config.ttl.accessToken, scopes: issue.accessScopes, teamId: issue.grant.team_id };
     },
 

@@ -4,7 +4,10 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import { safeFetch } from '../../kernel/safe-fetch.ts';
 import { createOAuthService, type OAuth, type OAuthDeps } from './service.ts';
 
-export function createOAuth(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, others: Omit<OAuthDeps, 'fetchDocument'> & { fetchDocument?: OAuthDeps['fetchDocument'] }): OAuth {
+export function createOAuth(
+  deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
+  others: Omit<OAuthDeps, 'fetchDocument'> & { fetchDocument?: OAuthDeps['fetchDocument'] },
+): OAuth {
   return createOAuthService(deps, { ...others, fetchDocument: others.fetchDocument ?? safeFetch });
 }
 

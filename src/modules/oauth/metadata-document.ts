@@ -76,9 +76,10 @@ export async function readMetadataDocument(
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw oauthError('invalid_client', 'The client metadata document is not a JSON object.');
   const metadata = doc as Record<string, unknown>;
   // §4.1: the document names itself; one that names another URL describes another client.
-  if (metadata.client_id !== clientId) throw oauthError('invalid_client', 'The client metadata document\'s client_id is not the URL it was fetched from.');
+  if (metadata.client_id !== clientId) throw oauthError('invalid_client', "The client metadata document's client_id is not the URL it was fetched from.");
   // §4.1: a document is public, so it cannot hold a secret.
-  if ('client_secret' in metadata || 'client_secret_expires_at' in metadata) throw oauthError('invalid_client', 'A client metadata document must not contain a client secret.');
+  if ('client_secret' in metadata || 'client_secret_expires_at' in metadata)
+    throw oauthError('invalid_client', 'A client metadata document must not contain a client secret.');
   const seconds = freshSeconds(res.headers, options.now);
   return { metadata, freshUntil: new Date(options.now.getTime() + seconds * 1000) };
 }

@@ -18,7 +18,11 @@ export interface ClientRow {
 }
 
 export async function findClient(db: Q, id: string): Promise<ClientRow | undefined> {
-  return db.selectFrom('oauth_clients').select(['id', 'kind', 'client_name', 'client_uri', 'redirect_uris', 'fresh_until']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'kind', 'client_name', 'client_uri', 'redirect_uris', 'fresh_until'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function insertClient(db: Q, row: Omit<ClientRow, 'fresh_until'> & { registered_from: string; created_at: Date }): Promise<void> {
@@ -49,11 +53,17 @@ export async function deleteUnusedClients(db: Q, at: { before: Date; codesAfter:
     .where((eb) =>
       eb.or([
         eb.and([eb('c.kind', '=', 'registered'), eb('c.created_at', '<', at.before)]),
-        eb.and([eb('c.kind', '=', 'metadata_document'), eb('c.fetched_at', '<', at.before), eb.or([eb('c.fresh_until', 'is', null), eb('c.fresh_until', '<', at.now)])]),
+        eb.and([
+          eb('c.kind', '=', 'metadata_document'),
+          eb('c.fetched_at', '<', at.before),
+          eb.or([eb('c.fresh_until', 'is', null), eb('c.fresh_until', '<', at.now)]),
+        ]),
       ]),
     )
     .where((eb) => eb.not(eb.exists(eb.selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.id'))))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('oauth_codes as k').select('k.hash').whereRef('k.client_id', '=', 'c.id').where('k.expires_at', '>', at.codesAfter))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('oauth_codes as k').select('k.hash').whereRef('k.client_id', '=', 'c.id').where('k.expires_at', '>', at.codesAfter))),
+    )
     .limit(batch);
   const r = await db.deleteFrom('oauth_clients').where('id', 'in', unused).executeTakeFirst();
   return Number(r.numDeletedRows);
@@ -66,7 +76,13 @@ export async function saveDocumentClient(db: Q, row: Omit<ClientRow, 'kind'>, no
     .insertInto('oauth_clients')
     .values(values)
     .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ client_name: row.client_name, client_uri: row.client_uri, redirect_uris: row.redirect_uris, fetched_at: now, fresh_until: row.fresh_until }),
+      oc.column('id').doUpdateSet({
+        client_name: row.client_name,
+        client_uri: row.client_uri,
+        redirect_uris: row.redirect_uris,
+        fetched_at: now,
+        fresh_until: row.fresh_until,
+      }),
     )
     .execute();
 }
@@ -113,14 +129,25 @@ export async function insertGrant(db: Q, row: Omit<GrantRow, 'revoked_at'>): Pro
 
 /** Revokes a grant and every token it issued; false when it was already revoked. */
 export async function revokeGrant(db: Q, id: string, now: Date, reason: string): Promise<boolean> {
-  const r = await db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('grant_id', '=', id).where('revoked_at', 'is', null).execute();
   return Number(r.numUpdatedRows) === 1;
 }
 
 /** The live grants one person gave for one team (a member leaving it). */
 export async function liveTeamGrantsOf(db: Q, teamId: string, accountId: string): Promise<string[]> {
-  const rows = await db.selectFrom('oauth_grants').select('id').where('team_id', '=', teamId).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('oauth_grants')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -141,7 +168,20 @@ export function grantViews(db: Q) {
     .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
     .leftJoin('teams as t', 't.id', 'g.team_id')
     .innerJoin('accounts as a', 'a.id', 'g.account_id')
-    .select(['g.id', 'g.client_id', 'c.client_name', 'c.client_uri', 'g.account_id', 'a.email', 'g.team_id', 't.name as team_name', 'g.scopes', 'g.resource', 'g.created_at', 'g.last_used_at'])
+    .select([
+      'g.id',
+      'g.client_id',
+      'c.client_name',
+      'c.client_uri',
+      'g.account_id',
+      'a.email',
+      'g.team_id',
+      't.name as team_name',
+      'g.scopes',
+      'g.resource',
+      'g.created_at',
+      'g.last_used_at',
+    ])
     .where('g.revoked_at', 'is', null)
     .orderBy('g.created_at', 'desc')
     .orderBy('g.id');
@@ -204,7 +244,13 @@ export async function takeRefreshToken(db: Q, hash: Buffer, now: Date): Promise<
 
 /** Revokes one token; the grant it belongs to when this call revoked it, else null. */
 export async function revokeToken(db: Q, hash: Buffer, now: Date): Promise<string | null> {
-  const row = await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('hash', '=', hash).where('revoked_at', 'is', null).returning('grant_id').executeTakeFirst();
+  const row = await db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: now })
+    .where('hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .returning('grant_id')
+    .executeTakeFirst();
   return row?.grant_id ?? null;
 }
 

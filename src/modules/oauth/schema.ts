@@ -26,7 +26,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * spec describes), or a private-use scheme in reverse-domain form (RFC 8252 §7.1).
  */
 export function checkRedirectUri(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) throw oauthError('invalid_redirect_uri', 'Each redirect URI must be a URL of at most 2,000 characters.');
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2000)
+    throw oauthError('invalid_redirect_uri', 'Each redirect URI must be a URL of at most 2,000 characters.');
   let url: URL;
   try {
     url = new URL(value);
@@ -41,7 +42,10 @@ export function checkRedirectUri(value: unknown): string {
   }
   // RFC 8252 §7.1: private-use schemes are reverse domain names (com.example.app).
   if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol)) return value;
-  throw oauthError('invalid_redirect_uri', `Redirect URIs must use https, http on a loopback host, or a reverse-domain scheme; "${url.protocol}" is not accepted.`);
+  throw oauthError(
+    'invalid_redirect_uri',
+    `Redirect URIs must use https, http on a loopback host, or a reverse-domain scheme; "${url.protocol}" is not accepted.`,
+  );
 }
 
 /** RFC 8707 §2: `resource` is the exact URL of one surface (from its protected resource metadata), or the service's own URL for all three. */

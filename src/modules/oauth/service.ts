@@ -78,7 +78,8 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
   async function manageable(by: AccountActing, id: string, within?: { teamId: string } | { accountId: string }) {
     const row = await repo.findLiveGrant(db, id);
     if (!row) throw new AppError('not_found', 'No such connected app.');
-    if (within && ('teamId' in within ? row.team_id !== within.teamId : row.account_id !== within.accountId)) throw new AppError('not_found', 'No such connected app.');
+    if (within && ('teamId' in within ? row.team_id !== within.teamId : row.account_id !== within.accountId))
+      throw new AppError('not_found', 'No such connected app.');
     const role = row.team_id ? await accounts.members.roleOf(row.team_id, by.accountId) : null;
     if (!canManageKey(by, { accountId: row.account_id, teamId: row.team_id }, role)) throw new AppError('not_found', 'No such connected app.');
     return row;

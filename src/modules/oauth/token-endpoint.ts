@@ -69,7 +69,14 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
     const issued = await db.transaction().execute(async (trx) => {
       // Two redemptions at once: only one marks the code used; the other is a reuse.
       if (!(await repo.takeCode(trx, hash, now))) return null;
-      const grant = { id: `grt_${crypto.randomUUID()}`, client_id: client.id, account_id: row.account_id, team_id: row.team_id, scopes, resource: row.resource };
+      const grant = {
+        id: `grt_${crypto.randomUUID()}`,
+        client_id: client.id,
+        account_id: row.account_id,
+        team_id: row.team_id,
+        scopes,
+        resource: row.resource,
+      };
       const out = await grants.issueGrant(trx, { grant, isNew: true, accessScopes: scopes, refreshScopes: scopes, resource });
       await repo.setCodeGrant(trx, hash, grant.id);
       return out;
@@ -102,7 +109,14 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
     const wider = asked.filter((s) => !held.includes(s));
     if (wider.length) throw oauthError('invalid_scope', `This grant does not hold ${wider.join(' ')}; a refresh may only narrow the scope.`);
     const resource = boundResource(parseResource(body.resource, config.baseUrl), row.resource);
-    const grant = { id: row.grant_id, client_id: row.client_id, account_id: row.account_id, team_id: row.team_id, scopes: row.grant_scopes, resource: row.resource };
+    const grant = {
+      id: row.grant_id,
+      client_id: row.client_id,
+      account_id: row.account_id,
+      team_id: row.team_id,
+      scopes: row.grant_scopes,
+      resource: row.resource,
+    };
     const issued = await db.transaction().execute(async (trx) => {
       if (!(await repo.takeRefreshToken(trx, hash, now))) return null;
       return grants.issueGrant(trx, { grant, isNew: false, accessScopes: asked, refreshScopes: held, resource });

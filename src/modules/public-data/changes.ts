@@ -34,7 +34,14 @@ export function createChangeFeed(deps: Pick<ModuleDeps, 'db'>) {
   const { db } = deps;
 
   async function legislation(record: string): Promise<ChangeItem[]> {
-    const actions = await sql<{ id: string; record_number: string; action_date: unknown; action_name: string; body_name: string | null; result: string | null }>`
+    const actions = await sql<{
+      id: string;
+      record_number: string;
+      action_date: unknown;
+      action_name: string;
+      body_name: string | null;
+      result: string | null;
+    }>`
       select a.id, m.record_number, a.action_date, a.action_name, a.body_name, a.result
       from matters m join matter_actions a on a.matter_id = m.id
       where lower(m.record_number) = lower(${record})

@@ -144,7 +144,9 @@ export async function paginateEach<R extends Record<string, unknown>, T>(
   if (cond) inner = inner.where(cond);
   inner = inner.orderBy(orderBy(plan)).limit(input.limit + 1);
   const parents = sql.join(ids.map((id) => sql`(${id})`));
-  const { rows } = await sql<R & { __parent: string }>`select k.parent as __parent, x.* from (values ${parents}) as k(parent) cross join lateral (${inner}) x`.execute(db);
+  const { rows } = await sql<
+    R & { __parent: string }
+  >`select k.parent as __parent, x.* from (values ${parents}) as k(parent) cross join lateral (${inner}) x`.execute(db);
   const byParent = new Map<string, R[]>(ids.map((id) => [id, []]));
   for (const row of rows) byParent.get(row.__parent)?.push(row);
   return ids.map((id) => toPage(byParent.get(id)!, input.limit, plan.name, (row) => plan.keys.map((k) => keyValue(row[k.alias])), present));

@@ -16,7 +16,10 @@ const op = operationsOf<PublicData>();
 /** More than a nested read within the GraphQL cost limit ever asks for at one level. */
 export const MAX_BATCH = 10_000;
 
-const ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_BATCH, description: 'Ids of the records, in the order the answer keeps.' });
+const ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+  maxItems: MAX_BATCH,
+  description: 'Ids of the records, in the order the answer keeps.',
+});
 const IdsInput = Type.Object({ ids }, { additionalProperties: false });
 const PagedInput = Type.Object({ ids, ...pageParams }, { additionalProperties: false });
 
@@ -24,7 +27,13 @@ const read = { access: access.open(), limit: 'data', effect: 'read', tags: ['bat
 
 /** Parts per record: `{ data: [part of ids[0], part of ids[1], …] }`. */
 const parts = <T extends TSchema>(summary: string, part: T, run: (pd: PublicData, ids: string[]) => Promise<unknown>) =>
-  op({ ...read, summary, input: IdsInput, output: Type.Object({ data: Type.Array(part) }), run: async (pd, _actor, input) => ({ data: await run(pd, input.ids) }) });
+  op({
+    ...read,
+    summary,
+    input: IdsInput,
+    output: Type.Object({ data: Type.Array(part) }),
+    run: async (pd, _actor, input) => ({ data: await run(pd, input.ids) }),
+  });
 
 /** One page per record, paged as the record's own list: `{ data: [page of ids[0], …] }`. */
 const pages = <T extends TSchema>(summary: string, item: T, run: (pd: PublicData, ids: string[], page: PageArgs) => Promise<unknown>) =>
@@ -45,14 +54,21 @@ const RollCallsOutput = Type.Object({
   data: Type.Array(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(s.RollCallDetail.properties.votes) }))),
 });
 const rollCalls = (summary: string, run: (pd: PublicData, ids: string[], votes: boolean) => Promise<unknown>) =>
-  op({ ...read, summary, input: RollCallsInput, output: RollCallsOutput, run: async (pd, _actor, input) => ({ data: await run(pd, input.ids, input.votes === true) }) });
+  op({
+    ...read,
+    summary,
+    input: RollCallsInput,
+    output: RollCallsOutput,
+    run: async (pd, _actor, input) => ({ data: await run(pd, input.ids, input.votes === true) }),
+  });
 
 const MattersWithParts = Type.Object(
   {
     ...s.MattersQuery.properties,
     parts: Type.Array(Type.Enum([...matterPartNames]), {
       maxItems: matterPartNames.length,
-      description: 'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes), voteValues (roll calls with each vote’s personId and value only).',
+      description:
+        'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes), voteValues (roll calls with each vote’s personId and value only).',
     }),
   },
   { additionalProperties: false },
@@ -63,7 +79,9 @@ const MatterWithParts = Type.Object({
   ...s.Matter.properties,
   sponsors: Type.Optional(s.MatterDetail.properties.sponsors),
   actions: Type.Optional(s.MatterDetail.properties.actions),
-  rollCalls: Type.Optional(Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(Type.Union([s.RollCallDetail.properties.votes, VoteValues])) }))),
+  rollCalls: Type.Optional(
+    Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(Type.Union([s.RollCallDetail.properties.votes, VoteValues])) })),
+  ),
 });
 
 export const publicDataBatchOperations = {
@@ -86,11 +104,19 @@ export const publicDataBatchOperations = {
   ),
   'people.details.batch': parts('Terms and committee memberships of many public people', s.Nullable(s.PersonDetail), (pd, ids) => pd.batch.personDetails(ids)),
   'bodies.details.batch': parts('Members of many bodies', s.Nullable(s.BodyDetail), (pd, ids) => pd.batch.bodyDetails(ids)),
-  'bodies.actions.batch': pages('A page of the actions on matters of each of many bodies (as bodies.actions.list)', s.BodyAction, (pd, ids, page) => pd.batch.actionsOfBodies(ids, page)),
-  'people.votes.batch': pages('A page of votes of each of many people (as votes.list with person)', s.Vote, (pd, ids, page) => pd.batch.votesOfPeople(ids, page)),
+  'bodies.actions.batch': pages('A page of the actions on matters of each of many bodies (as bodies.actions.list)', s.BodyAction, (pd, ids, page) =>
+    pd.batch.actionsOfBodies(ids, page),
+  ),
+  'people.votes.batch': pages('A page of votes of each of many people (as votes.list with person)', s.Vote, (pd, ids, page) =>
+    pd.batch.votesOfPeople(ids, page),
+  ),
   'people.sponsored.batch': pages('A page of the matters each of many people sponsored (as matters.list with sponsor)', s.Matter, (pd, ids, page) =>
     pd.batch.sponsoredMatters(ids, page),
   ),
-  'people.committees.batch': pages('A page of the campaign committees of each of many alderpersons', s.Committee, (pd, ids, page) => pd.batch.committeesOfPeople(ids, page)),
-  'people.lobbying.batch': pages('A page of the lobbying activity naming each of many officials', s.Activity, (pd, ids, page) => pd.batch.lobbyingContacts(ids, page)),
+  'people.committees.batch': pages('A page of the campaign committees of each of many alderpersons', s.Committee, (pd, ids, page) =>
+    pd.batch.committeesOfPeople(ids, page),
+  ),
+  'people.lobbying.batch': pages('A page of the lobbying activity naming each of many officials', s.Activity, (pd, ids, page) =>
+    pd.batch.lobbyingContacts(ids, page),
+  ),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

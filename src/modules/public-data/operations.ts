@@ -18,8 +18,14 @@ const read = { access: access.open(), limit: 'data', effect: 'read', cached: tru
 /** A read of one record by its id (`key` names the id: `record` for matters, else `id`). */
 const detail = <O extends TSchema>(tag: string, summary: string, key: string, what: string, output: O, get: (pd: PublicData, id: string) => Promise<unknown>) =>
   op({ ...read, summary, tags: [tag], input: s.idParams(key, what), output, run: (pd, _actor, input) => get(pd, (input as Record<string, string>)[key]!) });
-const list = <I extends TObject, T extends TSchema>(tag: string, summary: string, input: I, item: T, run: (pd: PublicData, q: any) => Promise<unknown>, description = listDescription) =>
-  op({ ...read, summary, description, tags: [tag], input, output: s.ListOf(item), run: (pd, _actor, q) => run(pd, q) });
+const list = <I extends TObject, T extends TSchema>(
+  tag: string,
+  summary: string,
+  input: I,
+  item: T,
+  run: (pd: PublicData, q: any) => Promise<unknown>,
+  description = listDescription,
+) => op({ ...read, summary, description, tags: [tag], input, output: s.ListOf(item), run: (pd, _actor, q) => run(pd, q) });
 
 export const publicDataOperations = {
   'matters.list': list(
@@ -33,28 +39,48 @@ export const publicDataOperations = {
   'matters.read': detail(
     'matters',
     'One matter by record number, with sponsors, actions, attachments, substitutes and roll calls',
-    'record', 'Record number, case-insensitive (e.g. O2023-0001234).',
+    'record',
+    'Record number, case-insensitive (e.g. O2023-0001234).',
     s.MatterDetail,
     (pd, record) => pd.matters.get(record),
   ),
   'roll-calls.list': list('votes', 'Roll calls with their tallies', s.RollCallsQuery, s.RollCall, (pd, q) => pd.rollCalls.list(q)),
-  'roll-calls.read': detail('votes', 'One roll call with every person’s vote; the tallies equal the sums of the votes', 'id', 'Roll call id.', s.RollCallDetail, (pd, id) =>
-    pd.rollCalls.get(id),
+  'roll-calls.read': detail(
+    'votes',
+    'One roll call with every person’s vote; the tallies equal the sums of the votes',
+    'id',
+    'Roll call id.',
+    s.RollCallDetail,
+    (pd, id) => pd.rollCalls.get(id),
   ),
-  'votes.list': list('votes', 'Individual votes, newest first, by matter, person, meeting, roll call or value', s.VotesQuery, s.Vote, (pd, q) => pd.votes.list(q)),
-  'meetings.list': list('meetings', 'Meetings of the council and its committees', s.MeetingsQuery, s.Meeting, (pd, q) => pd.meetings.list(q), `Dates in \`from\`/\`to\` are days in Chicago. ${listDescription}`),
+  'votes.list': list('votes', 'Individual votes, newest first, by matter, person, meeting, roll call or value', s.VotesQuery, s.Vote, (pd, q) =>
+    pd.votes.list(q),
+  ),
+  'meetings.list': list(
+    'meetings',
+    'Meetings of the council and its committees',
+    s.MeetingsQuery,
+    s.Meeting,
+    (pd, q) => pd.meetings.list(q),
+    `Dates in \`from\`/\`to\` are days in Chicago. ${listDescription}`,
+  ),
   'meetings.read': detail(
     'meetings',
     'One meeting with agenda, attendance, documents, roll calls, public testimony and insights',
-    'id', 'Meeting id.',
+    'id',
+    'Meeting id.',
     s.MeetingDetail,
     (pd, id) => pd.meetings.get(id),
   ),
   'bodies.list': list('people', 'The council and its committees', s.BodiesQuery, s.Body, (pd, q) => pd.bodies.list(q)),
   'bodies.read': detail('people', 'One body with its members', 'id', 'Body id.', s.BodyDetail, (pd, id) => pd.bodies.get(id)),
-  'bodies.actions.list': list('people', 'What a body did: its actions on matters, newest first', s.BodyActionsQuery, s.BodyAction, (pd, q) => pd.bodies.actions(q)),
+  'bodies.actions.list': list('people', 'What a body did: its actions on matters, newest first', s.BodyActionsQuery, s.BodyAction, (pd, q) =>
+    pd.bodies.actions(q),
+  ),
   'people.public.list': list('people', 'Alderpersons (with wards), officials and lobbyists', s.PeopleQuery, s.Person, (pd, q) => pd.people.list(q)),
-  'people.public.read': detail('people', 'One public person with terms of office and committee memberships', 'id', 'Person id.', s.PersonDetail, (pd, id) => pd.people.get(id)),
+  'people.public.read': detail('people', 'One public person with terms of office and committee memberships', 'id', 'Person id.', s.PersonDetail, (pd, id) =>
+    pd.people.get(id),
+  ),
   'search.read': list(
     'search',
     'Ranked search across matters, people, meetings, bodies and lobbying organisations',
@@ -74,9 +100,15 @@ export const publicDataOperations = {
     run: (pd) => pd.sources(),
   }),
   'money.committees.list': list('money', 'Campaign committees of alderpersons', s.CommitteesQuery, s.Committee, (pd, q) => pd.money.committees.list(q)),
-  'money.committees.read': detail('money', 'One committee with receipt and expenditure totals', 'id', 'Committee id.', s.CommitteeDetail, (pd, id) => pd.money.committees.get(id)),
-  'money.receipts.list': list('money', 'Contributions received, by committee, alderperson, ward and date', s.ReceiptsQuery, s.Receipt, (pd, q) => pd.money.receipts.list(q)),
-  'money.expenditures.list': list('money', 'Committee spending, by committee, alderperson, ward and date', s.ExpendituresQuery, s.Expenditure, (pd, q) => pd.money.expenditures.list(q)),
+  'money.committees.read': detail('money', 'One committee with receipt and expenditure totals', 'id', 'Committee id.', s.CommitteeDetail, (pd, id) =>
+    pd.money.committees.get(id),
+  ),
+  'money.receipts.list': list('money', 'Contributions received, by committee, alderperson, ward and date', s.ReceiptsQuery, s.Receipt, (pd, q) =>
+    pd.money.receipts.list(q),
+  ),
+  'money.expenditures.list': list('money', 'Committee spending, by committee, alderperson, ward and date', s.ExpendituresQuery, s.Expenditure, (pd, q) =>
+    pd.money.expenditures.list(q),
+  ),
   'money.totals.read': op({
     ...read,
     summary: 'Receipts and expenditures summed per month, quarter or year',
@@ -87,23 +119,44 @@ export const publicDataOperations = {
     run: (pd, _actor, q) => pd.money.totals(q),
   }),
   'lobbying.lobbyists.list': list('lobbying', 'Registered lobbyists', s.LobbyistsQuery, s.Lobbyist, (pd, q) => pd.lobbying.lobbyists.list(q)),
-  'lobbying.lobbyists.read': detail('lobbying', 'One lobbyist with employers, clients and report totals', 'id', 'Lobbyist id (lobbyist-<id>).', s.LobbyistDetail, (pd, id) =>
-    pd.lobbying.lobbyists.get(id),
+  'lobbying.lobbyists.read': detail(
+    'lobbying',
+    'One lobbyist with employers, clients and report totals',
+    'id',
+    'Lobbyist id (lobbyist-<id>).',
+    s.LobbyistDetail,
+    (pd, id) => pd.lobbying.lobbyists.get(id),
   ),
   'lobbying.clients.list': list('lobbying', 'Clients lobbyists work for', s.OrganisationsQuery, s.Organisation, (pd, q) => pd.lobbying.clients.list(q)),
-  'lobbying.clients.read': detail('lobbying', 'One client with its lobbyists and their employers', 'id', 'Client id (client-<id>).', s.OrganisationDetail, (pd, id) =>
-    pd.lobbying.clients.get(id),
+  'lobbying.clients.read': detail(
+    'lobbying',
+    'One client with its lobbyists and their employers',
+    'id',
+    'Client id (client-<id>).',
+    s.OrganisationDetail,
+    (pd, id) => pd.lobbying.clients.get(id),
   ),
   'lobbying.employers.list': list('lobbying', 'Firms that employ lobbyists', s.OrganisationsQuery, s.Organisation, (pd, q) => pd.lobbying.employers.list(q)),
-  'lobbying.employers.read': detail('lobbying', 'One employer with its lobbyists and their clients', 'id', 'Employer id (employer-<id>).', s.OrganisationDetail, (pd, id) =>
-    pd.lobbying.employers.get(id),
+  'lobbying.employers.read': detail(
+    'lobbying',
+    'One employer with its lobbyists and their clients',
+    'id',
+    'Employer id (employer-<id>).',
+    s.OrganisationDetail,
+    (pd, id) => pd.lobbying.employers.get(id),
   ),
-  'lobbying.compensation.list': list('lobbying', 'Compensation lobbyists reported, by lobbyist and client', s.CompensationQuery, s.Compensation, (pd, q) => pd.lobbying.compensation.list(q)),
+  'lobbying.compensation.list': list('lobbying', 'Compensation lobbyists reported, by lobbyist and client', s.CompensationQuery, s.Compensation, (pd, q) =>
+    pd.lobbying.compensation.list(q),
+  ),
   'lobbying.expenditures.list': list('lobbying', 'Lobbying expenditures, by lobbyist and client', s.LobbyingExpendituresQuery, s.LobbyingExpenditure, (pd, q) =>
     pd.lobbying.expenditures.list(q),
   ),
-  'lobbying.contributions.list': list('lobbying', 'Political contributions lobbyists reported, by lobbyist and receiving official', s.ContributionsQuery, s.Contribution, (pd, q) =>
-    pd.lobbying.contributions.list(q),
+  'lobbying.contributions.list': list(
+    'lobbying',
+    'Political contributions lobbyists reported, by lobbyist and receiving official',
+    s.ContributionsQuery,
+    s.Contribution,
+    (pd, q) => pd.lobbying.contributions.list(q),
   ),
   'people.public.record.read': op({
     ...read,
@@ -132,5 +185,7 @@ export const publicDataOperations = {
     output: s.WardLocation,
     run: (pd, _actor, q) => pd.wards.locate(q),
   }),
-  'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) => pd.lobbying.activity.list(q)),
+  'lobbying.activity.list': list('lobbying', 'Whom lobbyists sought action from, by lobbyist, client and official', s.ActivityQuery, s.Activity, (pd, q) =>
+    pd.lobbying.activity.list(q),
+  ),
 } satisfies Record<string, OperationDef<PublicData, any, any>>;

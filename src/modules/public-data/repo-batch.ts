@@ -47,7 +47,10 @@ export function rollCallsOf(db: Db, by: 'matter' | 'meeting', ids: readonly stri
     .leftJoin('matters as m', 'm.id', 'r.matter_id')
     .select([...rollCallColumns, 'm.record_number', sql.ref(key).as('of')]);
   if (withVotes) qb = qb.select(votesJson.as('votes'));
-  return qb.where(key, 'in', ids).orderBy(sql`${sql.ref(key)}, r.date, r.id`).execute() as Promise<Record<string, any>[]>;
+  return qb
+    .where(key, 'in', ids)
+    .orderBy(sql`${sql.ref(key)}, r.date, r.id`)
+    .execute() as Promise<Record<string, any>[]>;
 }
 
 export function votesOfRollCalls(db: Db, rollCallIds: readonly string[]) {
@@ -61,9 +64,17 @@ export function votesOfRollCalls(db: Db, rollCallIds: readonly string[]) {
 }
 
 export function mattersByIds(db: Db, ids: readonly string[]) {
-  return db.selectFrom('matters as m').select([...matterColumns]).where('m.id', 'in', ids).execute();
+  return db
+    .selectFrom('matters as m')
+    .select([...matterColumns])
+    .where('m.id', 'in', ids)
+    .execute();
 }
 
 export function meetingsByIds(db: Db, ids: readonly string[]) {
-  return db.selectFrom('meetings as g').select([...meetingColumns]).where('g.id', 'in', ids).execute();
+  return db
+    .selectFrom('meetings as g')
+    .select([...meetingColumns])
+    .where('g.id', 'in', ids)
+    .execute();
 }

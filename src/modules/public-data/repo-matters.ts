@@ -79,9 +79,7 @@ export function matterListQuery(db: Db, f: MatterFilters, sort: string, recentWi
   // Few matches among the newest rows means a sparse term: fetching its matches through the text
   // index beats walking the date index further, so the order is given on an expression (`+ 0`,
   // same order) that the date index cannot serve, and the planner cannot choose that walk.
-  const all = filteredMatters(db, db.selectFrom('matters as m'), f)
-    .orderBy(sql`m.introduction_date + 0 desc nulls last, m.id`)
-    .limit(RANKED_CANDIDATES);
+  const all = filteredMatters(db, db.selectFrom('matters as m'), f).orderBy(sql`m.introduction_date + 0 desc nulls last, m.id`).limit(RANKED_CANDIDATES);
   // Exactly one branch answers; the second runs only when the first fell short (its condition is
   // a one-time filter, so PostgreSQL never starts it otherwise).
   const candidates = sql`(with near as (${near}), enough as (select count(*) >= ${RANKED_CANDIDATES} as yes from near)
@@ -173,4 +171,3 @@ export function matterDetailQuery(db: Db, record: string) {
 export async function matterDetail(db: Db, record: string) {
   return matterDetailQuery(db, record).executeTakeFirst();
 }
-

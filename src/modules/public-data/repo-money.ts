@@ -26,7 +26,10 @@ function byOwner(qb: any, o: Owner): any {
 }
 
 export function committeeListQuery(db: Db, f: Owner & { updatedSince?: string | undefined }) {
-  const qb = db.selectFrom('committees as c').leftJoin('people as p', 'p.id', 'c.person_id').select([...committeeColumns]);
+  const qb = db
+    .selectFrom('committees as c')
+    .leftJoin('people as p', 'p.id', 'c.person_id')
+    .select([...committeeColumns]);
   return updatedSince(byOwner(qb, f), 'c.updated_at', f.updatedSince);
 }
 
@@ -90,7 +93,19 @@ export function expenditureListQuery(db: Db, f: MoneyFilters) {
     .selectFrom(
       db
         .selectFrom('expenditures as e')
-        .select(['e.id', 'e.committee_id', 'e.expended_date as date', 'e.amount', 'e.payee', 'e.purpose', 'e.city', 'e.state', 'e.zip', 'e.source_url', 'e.updated_at'])
+        .select([
+          'e.id',
+          'e.committee_id',
+          'e.expended_date as date',
+          'e.amount',
+          'e.payee',
+          'e.purpose',
+          'e.city',
+          'e.state',
+          'e.zip',
+          'e.source_url',
+          'e.updated_at',
+        ])
         .as('x'),
     )
     .selectAll('x');
@@ -122,7 +137,11 @@ export async function totals(db: Db, f: MoneyFilters, period: 'month' | 'quarter
   const part = (table: 'receipts' | 'expenditures', dateCol: string) => {
     let q: any = db
       .selectFrom(`${table} as x` as 'receipts as x')
-      .select([sql<string>`date_trunc(${period}, ${sql.ref(`x.${dateCol}`)})::date`.as('start'), sql<number>`count(*)`.as('n'), sql<string>`sum(x.amount)`.as('amount')])
+      .select([
+        sql<string>`date_trunc(${period}, ${sql.ref(`x.${dateCol}`)})::date`.as('start'),
+        sql<number>`count(*)`.as('n'),
+        sql<string>`sum(x.amount)`.as('amount'),
+      ])
       .groupBy(sql`1`);
     if (filtered) q = q.where('x.committee_id', 'in', committees);
     if (f.from !== undefined) q = q.where(sql.ref(`x.${dateCol}`), '>=', f.from);

@@ -103,7 +103,15 @@ export async function receiptTotals(db: Db, committeeIds: readonly string[], ran
 
 /** Lobbyists whose activity reports name this official, most reports first. */
 export async function lobbyistContacts(db: Db, personId: string, range: Range, limit: number) {
-  const { rows } = await sql<{ lobbyist_id: string; name: string; reports: number; clients: string[]; sought: string[]; first: string | null; last: string | null }>`
+  const { rows } = await sql<{
+    lobbyist_id: string;
+    name: string;
+    reports: number;
+    clients: string[];
+    sought: string[];
+    first: string | null;
+    last: string | null;
+  }>`
     select a.lobbyist_id, p.name, count(*)::int as reports,
       coalesce(array_agg(distinct c.name) filter (where c.name is not null), '{}') as clients,
       coalesce(array_agg(distinct a.action_sought) filter (where a.action_sought is not null), '{}') as sought,
@@ -283,7 +291,17 @@ export async function passages(db: Db, terms: readonly string[], k: number, rang
   const q = atLeast(w, k);
   const day = "(g.start_time at time zone 'America/Chicago')::date";
   const meetingRange = within(day, range);
-  const cols = (type: string, id: string, title: string, detail: string, date: string, meetingId: string, meetingTitle: string, record: string, search: string) =>
+  const cols = (
+    type: string,
+    id: string,
+    title: string,
+    detail: string,
+    date: string,
+    meetingId: string,
+    meetingTitle: string,
+    record: string,
+    search: string,
+  ) =>
     sql`select ${type}::text as type, ${sql.raw(id)} as id, ${sql.raw(title)} as title, ${sql.raw(detail)} as detail, ${sql.raw(date)} as date,
       ${sql.raw(meetingId)} as meeting_id, ${sql.raw(meetingTitle)} as meeting_title, ${sql.raw(record)} as record_number,
       ${matched(search, w)} as matched, ts_rank(${sql.ref(search)}, ${q})::real as rank`;

@@ -79,5 +79,11 @@ export async function search(
     (type) => sql`(select * from (${branch(type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
   );
   const rows = await sql<SearchRow>`select * from (${sql.join(parts, sql` union all `)}) u order by u.rank desc, u.type, u.id limit ${n}`.execute(db);
-  return toPage(rows.rows, input.limit, 'relevance', (r) => [r.rank, r.type, r.id], (r) => r);
+  return toPage(
+    rows.rows,
+    input.limit,
+    'relevance',
+    (r) => [r.rank, r.type, r.id],
+    (r) => r,
+  );
 }

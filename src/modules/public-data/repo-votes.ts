@@ -64,9 +64,7 @@ export async function rollCallDetail(db: Db, id: string) {
     .selectFrom('roll_calls as r')
     .leftJoin('matters as m', 'm.id', 'r.matter_id')
     .select([...rollCallColumns, 'm.record_number', 'm.title as matter_title'])
-    .select(
-      votesJson.as('votes'),
-    )
+    .select(votesJson.as('votes'))
     .where('r.id', '=', id)
     .executeTakeFirst();
   return row;

@@ -22,13 +22,17 @@ export const MAX_Q = 200;
 /** The page parameters of every list, and `updated_since` on the public record's lists. */
 export const listParams = {
   ...pageParams,
-  updated_since: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Only records whose content changed at or after this ISO 8601 timestamp.' }),
-  ),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'Only records whose content changed at or after this ISO 8601 timestamp.' })),
 };
 
 export const qParam = (what: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: MAX_Q, description: `Free-text search over ${what} (web search syntax: "quoted phrase", or, -not). At most ${MAX_Q} characters.` }));
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_Q,
+      description: `Free-text search over ${what} (web search syntax: "quoted phrase", or, -not). At most ${MAX_Q} characters.`,
+    }),
+  );
 
 export const sortParam = <const V extends string[]>(values: V, description: string) =>
   Type.Optional(Type.Enum(values, { description: `${description} A leading "-" sorts descending.` }));

@@ -93,9 +93,7 @@ export const MattersQuery = ListQuery({
 export const RollCallDetail = Type.Object({
   ...RollCall.properties,
   matter: Nullable(MatterRef),
-  votes: Type.Array(
-    Type.Object({ personId: Type.String(), name: Type.String(), ward: Nullable(Type.Integer()), value: Type.Enum([...voteValues]) }),
-  ),
+  votes: Type.Array(Type.Object({ personId: Type.String(), name: Type.String(), ward: Nullable(Type.Integer()), value: Type.Enum([...voteValues]) })),
 });
 
 export const RollCallsQuery = ListQuery({

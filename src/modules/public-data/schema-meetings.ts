@@ -26,9 +26,7 @@ export const AgendaItem = Type.Object({
   title: NullableString(),
   actionText: NullableString(),
   minutesNote: NullableString(),
-  matter: Nullable(
-    Type.Object({ id: Type.String(), recordNumber: Type.String(), type: Type.String(), title: Type.String(), status: NullableString() }),
-  ),
+  matter: Nullable(Type.Object({ id: Type.String(), recordNumber: Type.String(), type: Type.String(), title: Type.String(), status: NullableString() })),
 });
 
 export const AttendanceEntry = Type.Object({ personId: Type.String(), name: Type.String(), ward: Nullable(Type.Integer()), value: Type.String() });

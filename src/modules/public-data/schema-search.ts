@@ -5,7 +5,11 @@ import { ListQuery, MAX_Q, NullableString } from './schema-common.ts';
 export const searchTypes = ['matter', 'person', 'meeting', 'body', 'lobbying_client', 'lobbying_employer'] as const;
 
 export const SearchQuery = ListQuery({
-  q: Type.String({ minLength: 1, maxLength: MAX_Q, description: `What to look for (web search syntax; a record number finds that matter first). At most ${MAX_Q} characters.` }),
+  q: Type.String({
+    minLength: 1,
+    maxLength: MAX_Q,
+    description: `What to look for (web search syntax; a record number finds that matter first). At most ${MAX_Q} characters.`,
+  }),
   type: Type.Optional(Type.Enum([...searchTypes], { description: 'Only results of this type.' })),
 });
 

@@ -20,7 +20,8 @@ export const SourceJob = Type.Object(
   {
     id: Type.String({ description: 'The job on the queue.' }),
     state: Type.Enum([...jobStates], {
-      description: 'queued (waiting to run), running, retrying (an attempt failed; another follows at nextAttemptAt), completed, failed (every attempt failed), cancelled.',
+      description:
+        'queued (waiting to run), running, retrying (an attempt failed; another follows at nextAttemptAt), completed, failed (every attempt failed), cancelled.',
     }),
     runningSince: DateTime('When the attempt running now started.'),
     progress: NullableString('The latest progress line of this job.'),
@@ -29,9 +30,7 @@ export const SourceJob = Type.Object(
     maxAttempts: Type.Integer({ description: 'Attempts the job may have in all; failed attempts are retried with growing delays.' }),
     nextAttemptAt: DateTime('When a queued or retrying job runs next.'),
     finishedAt: DateTime('When the job completed, or failed for good.'),
-    result: Nullable(
-      Type.Object({ seen: Type.Integer(), changed: Type.Integer() }, { description: 'Records the completed sync saw and changed.' }),
-    ),
+    result: Nullable(Type.Object({ seen: Type.Integer(), changed: Type.Integer() }, { description: 'Records the completed sync saw and changed.' })),
     error: NullableString('Why the last attempt failed.'),
   },
   { description: 'The latest sync job of the source.' },

@@ -14,7 +14,9 @@ export const WardsQuery = Type.Object(
 export const WardLocation = Type.Object({
   lat: Type.Number(),
   lon: Type.Number(),
-  ward: Nullable(Type.Integer({ minimum: 1, maximum: 50, description: 'The ward containing the point; null outside every ward (outside Chicago, or in the lake).' })),
+  ward: Nullable(
+    Type.Integer({ minimum: 1, maximum: 50, description: 'The ward containing the point; null outside every ward (outside Chicago, or in the lake).' }),
+  ),
   alderperson: Nullable(Person),
   boundaries: Type.String({ description: 'The ward map the point was placed on.' }),
 });

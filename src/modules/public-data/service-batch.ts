@@ -53,10 +53,10 @@ export function createBatchService(deps: ModuleDeps) {
   return {
     batch: {
       async sponsors(ids: readonly string[]): Promise<s.MatterDetailOut['sponsors'][]> {
-        return group(ids, (await none(ids, () => sponsorsOf(db, ids))) ?? [], same<s.MatterDetailOut["sponsors"][number]>);
+        return group(ids, (await none(ids, () => sponsorsOf(db, ids))) ?? [], same<s.MatterDetailOut['sponsors'][number]>);
       },
       async actions(ids: readonly string[]): Promise<s.MatterDetailOut['actions'][]> {
-        return group(ids, (await none(ids, () => actionsOf(db, ids))) ?? [], same<s.MatterDetailOut["actions"][number]>);
+        return group(ids, (await none(ids, () => actionsOf(db, ids))) ?? [], same<s.MatterDetailOut['actions'][number]>);
       },
       /** Roll calls on many matters; with every vote of each when `withVotes`. */
       async rollCallsOfMatters(ids: readonly string[], withVotes = false): Promise<RollCallWithVotes[][]> {
@@ -66,7 +66,7 @@ export function createBatchService(deps: ModuleDeps) {
         return group(ids, (await none(ids, () => rollCallsOf(db, 'meeting', ids, withVotes))) ?? [], withVotes ? presentWithVotes : p.presentRollCall);
       },
       async votesOfRollCalls(ids: readonly string[]): Promise<s.RollCallDetailOut['votes'][]> {
-        return group(ids, (await none(ids, () => votesOfRollCalls(db, ids))) ?? [], same<s.RollCallDetailOut["votes"][number]>);
+        return group(ids, (await none(ids, () => votesOfRollCalls(db, ids))) ?? [], same<s.RollCallDetailOut['votes'][number]>);
       },
       async matters(ids: readonly string[]): Promise<(s.MatterOut | null)[]> {
         return pick(ids, (await none(ids, () => mattersByIds(db, ids))) ?? [], p.presentMatter);
@@ -96,15 +96,36 @@ export function createBatchService(deps: ModuleDeps) {
       },
       /** Matters each person sponsored, newest first: the page `matters.list` with `sponsor` gives. */
       sponsoredMatters(ids: readonly string[], page: PageArgs): Promise<Page<s.MatterOut>[]> {
-        return paginateEach(db, ids, (sponsor) => matterListQuery(db, { sponsor: sponsor as unknown as string }, '-introduced'), matterSortPlan('-introduced'), page, p.presentMatter);
+        return paginateEach(
+          db,
+          ids,
+          (sponsor) => matterListQuery(db, { sponsor: sponsor as unknown as string }, '-introduced'),
+          matterSortPlan('-introduced'),
+          page,
+          p.presentMatter,
+        );
       },
       /** Each alderperson's campaign committees: the page `money.committees.list` with `person` gives. */
       committeesOfPeople(ids: readonly string[], page: PageArgs): Promise<Page<s.CommitteeOut>[]> {
-        return paginateEach(db, ids, (person) => committeeListQuery(db, { person: person as unknown as string }), committeeSortPlan('name'), page, p.presentCommittee);
+        return paginateEach(
+          db,
+          ids,
+          (person) => committeeListQuery(db, { person: person as unknown as string }),
+          committeeSortPlan('name'),
+          page,
+          p.presentCommittee,
+        );
       },
       /** Lobbying activity naming each official: the page `lobbying.activity.list` with `official` gives. */
       lobbyingContacts(ids: readonly string[], page: PageArgs): Promise<Page<Static<typeof s.Activity>>[]> {
-        return paginateEach(db, ids, (official) => reportListQuery(db, 'lobbying_activity', { official: official as unknown as string }), periodSortPlan('-period'), page, p.presentReport as (row: Row) => Static<typeof s.Activity>);
+        return paginateEach(
+          db,
+          ids,
+          (official) => reportListQuery(db, 'lobbying_activity', { official: official as unknown as string }),
+          periodSortPlan('-period'),
+          page,
+          p.presentReport as (row: Row) => Static<typeof s.Activity>,
+        );
       },
     },
   };

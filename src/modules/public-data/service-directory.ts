@@ -109,7 +109,12 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
     /** Of `ids`, those that name a person of the given kinds. */
     async existingPeople(ids: readonly string[], kinds: readonly PersonKind[]): Promise<Set<string>> {
       if (ids.length === 0 || kinds.length === 0) return new Set();
-      const rows = await db.selectFrom('people').select('id').where('id', 'in', [...ids]).where('kind', 'in', [...kinds]).execute();
+      const rows = await db
+        .selectFrom('people')
+        .select('id')
+        .where('id', 'in', [...ids])
+        .where('kind', 'in', [...kinds])
+        .execute();
       return new Set(rows.map((r) => r.id));
     },
     /** Matters by record number (case-insensitive), keyed by the lower-cased record number asked for. */
@@ -131,7 +136,9 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
         .selectFrom('matters as m')
         .select(['m.id', 'm.record_number', 'm.title', 'm.status'])
         .select(
-          sql<MatterSummary['latestAction']>`(select json_build_object('date', a.action_date, 'name', a.action_name, 'bodyName', a.body_name, 'result', a.result)
+          sql<
+            MatterSummary['latestAction']
+          >`(select json_build_object('date', a.action_date, 'name', a.action_name, 'bodyName', a.body_name, 'result', a.result)
             from matter_actions a where a.matter_id = m.id order by a.sort desc, a.action_date desc nulls last, a.id desc limit 1)`.as('latest_action'),
         )
         .where(sql<boolean>`lower(m.record_number) in (${sql.join(lowered)})`)
@@ -139,7 +146,13 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
       return new Map(
         rows.map((r) => [
           r.record_number.toLowerCase(),
-          { id: r.id, recordNumber: r.record_number, title: r.title, status: r.status, latestAction: typeof r.latest_action === 'string' ? JSON.parse(r.latest_action) : r.latest_action },
+          {
+            id: r.id,
+            recordNumber: r.record_number,
+            title: r.title,
+            status: r.status,
+            latestAction: typeof r.latest_action === 'string' ? JSON.parse(r.latest_action) : r.latest_action,
+          },
         ]),
       );
     },
@@ -155,7 +168,13 @@ export function createDirectory(deps: Pick<ModuleDeps, 'db'>) {
         .orderBy('v.date')
         .orderBy('r.id')
         .execute();
-      return rows.map((r) => ({ personId: r.person_id, rollCallId: r.roll_call_id, value: r.value, date: String(r.date).slice(0, 10), actionName: r.action_name }));
+      return rows.map((r) => ({
+        personId: r.person_id,
+        rollCallId: r.roll_call_id,
+        value: r.value,
+        date: String(r.date).slice(0, 10),
+        actionName: r.action_name,
+      }));
     },
     async body(id: string): Promise<{ id: string; name: string } | null> {
       return (await db.selectFrom('bodies').select(['id', 'name']).where('id', '=', id).executeTakeFirst()) ?? null;

@@ -14,15 +14,7 @@ import {
   type ReportTable,
   reportListQuery,
 } from './repo-lobbying.ts';
-import {
-  committeeDetail,
-  committeeListQuery,
-  committeeSortPlan,
-  expenditureListQuery,
-  moneySortPlan,
-  receiptListQuery,
-  totals,
-} from './repo-money.ts';
+import { committeeDetail, committeeListQuery, committeeSortPlan, expenditureListQuery, moneySortPlan, receiptListQuery, totals } from './repo-money.ts';
 import type * as s from './schema.ts';
 import { checkRange, notFound, stripUndefined } from './service.ts';
 

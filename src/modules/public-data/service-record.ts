@@ -14,7 +14,12 @@ export function createRecordService(deps: ModuleDeps) {
   const { db } = deps;
   return {
     async personRecord(id: string): Promise<s.PersonRecordOut> {
-      const person = await db.selectFrom('people').select('id').where('id', '=', id).where('kind', 'in', publicPeopleKinds as never).executeTakeFirst();
+      const person = await db
+        .selectFrom('people')
+        .select('id')
+        .where('id', '=', id)
+        .where('kind', 'in', publicPeopleKinds as never)
+        .executeTakeFirst();
       if (!person) throw notFound('person', id);
       const [v, sponsored] = await Promise.all([votingRecord(db, id), sponsoredStatuses(db, id)]);
       return {

@@ -41,7 +41,8 @@ export function parseWardBoundaries(text: string): WardBoundary[] {
   const collection = JSON.parse(text) as { features: WardFeature[] };
   const wards = collection.features.map((feature) => {
     const ward = Number(feature.properties?.ward);
-    if (!Number.isInteger(ward) || ward < 1 || ward > 50) throw new Error(`Ward boundaries: a feature has no ward number 1–50 (${String(feature.properties?.ward)}).`);
+    if (!Number.isInteger(ward) || ward < 1 || ward > 50)
+      throw new Error(`Ward boundaries: a feature has no ward number 1–50 (${String(feature.properties?.ward)}).`);
     const g = feature.geometry;
     const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
     return { ward, polygons, bbox: boundingBox(polygons) };

@@ -15,7 +15,14 @@ export interface FollowRef {
 }
 
 const columns = ['id', 'account_id', 'team_id', 'type', 'ref_id', 'label'] as const;
-const present = (r: { id: string; account_id: string | null; team_id: string | null; type: FollowsTable['type']; ref_id: string; label: string }): FollowRef => ({
+const present = (r: {
+  id: string;
+  account_id: string | null;
+  team_id: string | null;
+  type: FollowsTable['type'];
+  ref_id: string;
+  label: string;
+}): FollowRef => ({
   id: r.id,
   accountId: r.account_id,
   teamId: r.team_id,
@@ -32,7 +39,11 @@ export function createFollowLookup(db: Db) {
     },
     async byIds(ids: readonly string[]): Promise<FollowRef[]> {
       if (ids.length === 0) return [];
-      const rows = await db.selectFrom('follows').select(columns).where('id', 'in', [...ids]).execute();
+      const rows = await db
+        .selectFrom('follows')
+        .select(columns)
+        .where('id', 'in', [...ids])
+        .execute();
       return rows.map(present);
     },
   };

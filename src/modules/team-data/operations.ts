@@ -31,7 +31,16 @@ function followOperations(who: 'me' | 'team') {
   const read = who === 'me' ? access.personal('me.follows.read') : access.team('team.follows.read', 'team_data');
   const write = who === 'me' ? access.personal('me.follows.write') : access.team('team.follows.write', 'team_data', 'managers');
   return {
-    list: op({ ...common, ...reads, access: read, summary: `List ${kind} follows`, description: list, input: s.ListQuery, output: s.ListOf(s.Follow), run: (td, actor, q) => svc(td).list(actor, q) }),
+    list: op({
+      ...common,
+      ...reads,
+      access: read,
+      summary: `List ${kind} follows`,
+      description: list,
+      input: s.ListQuery,
+      output: s.ListOf(s.Follow),
+      run: (td, actor, q) => svc(td).list(actor, q),
+    }),
     create: op({
       ...common,
       ...writes,
@@ -44,7 +53,15 @@ function followOperations(who: 'me' | 'team') {
       output: s.Follow,
       run: (td, actor, input) => svc(td).create(actor, input),
     }),
-    delete: op({ ...common, ...writes, access: write, summary: `Unfollow (${kind} follows)`, input: byId('Follow id.'), output: Deleted, run: (td, actor, input) => svc(td).remove(actor, input) }),
+    delete: op({
+      ...common,
+      ...writes,
+      access: write,
+      summary: `Unfollow (${kind} follows)`,
+      input: byId('Follow id.'),
+      output: Deleted,
+      run: (td, actor, input) => svc(td).remove(actor, input),
+    }),
   };
 }
 
@@ -113,7 +130,15 @@ export const teamDataOperations = {
     output: s.Note,
     run: (td, actor, input) => td.notes.update(actor, input),
   }),
-  'team.notes.delete': op({ ...team, ...writes, access: notes, summary: 'Delete your own note', input: byId('Note id.'), output: Deleted, run: (td, actor, input) => td.notes.remove(actor, input) }),
+  'team.notes.delete': op({
+    ...team,
+    ...writes,
+    access: notes,
+    summary: 'Delete your own note',
+    input: byId('Note id.'),
+    output: Deleted,
+    run: (td, actor, input) => td.notes.remove(actor, input),
+  }),
   'team.positions.list': op({
     ...team,
     ...reads,
@@ -272,7 +297,15 @@ export const teamDataOperations = {
     output: s.Dashboard,
     run: (td, actor, input) => td.dashboards.update(actor, input),
   }),
-  'team.dashboards.delete': op({ ...team, ...writes, access: dashboards, summary: 'Delete a dashboard', input: byId('Dashboard id.'), output: Deleted, run: (td, actor, input) => td.dashboards.remove(actor, input) }),
+  'team.dashboards.delete': op({
+    ...team,
+    ...writes,
+    access: dashboards,
+    summary: 'Delete a dashboard',
+    input: byId('Dashboard id.'),
+    output: Deleted,
+    run: (td, actor, input) => td.dashboards.remove(actor, input),
+  }),
   'people.team.list': op({
     ...reads,
     tags: ['people'],

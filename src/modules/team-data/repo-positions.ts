@@ -8,7 +8,10 @@ import type { TeamStanceHistoryTable } from './tables.ts';
 export async function listPositions(db: Db, teamId: string, limit: number, after: number | null) {
   let qb = db.selectFrom('team_positions').selectAll().where('team_id', '=', teamId);
   if (after !== null) qb = qb.where('seq', '>', after);
-  return qb.orderBy('seq').limit(limit + 1).execute();
+  return qb
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function allPositions(db: Db, teamId: string, lock = false) {
@@ -25,11 +28,24 @@ export async function findPosition(db: Db, teamId: string, by: { matterId: strin
 export type PositionRow = NonNullable<Awaited<ReturnType<typeof findPosition>>>;
 
 /** Inserts or updates the team's one row for a bill. */
-export async function upsertPosition(db: Db, row: { id: string; teamId: string; matterId: string; recordNumber: string; label: string; stance: 'supports' | 'opposes'; at: Date }) {
+export async function upsertPosition(
+  db: Db,
+  row: { id: string; teamId: string; matterId: string; recordNumber: string; label: string; stance: 'supports' | 'opposes'; at: Date },
+) {
   return db
     .insertInto('team_positions')
-    .values({ id: row.id, team_id: row.teamId, matter_id: row.matterId, record_number: row.recordNumber, label: row.label, stance: row.stance, updated_at: row.at })
-    .onConflict((oc) => oc.columns(['team_id', 'matter_id']).doUpdateSet({ label: row.label, stance: row.stance, record_number: row.recordNumber, updated_at: row.at }))
+    .values({
+      id: row.id,
+      team_id: row.teamId,
+      matter_id: row.matterId,
+      record_number: row.recordNumber,
+      label: row.label,
+      stance: row.stance,
+      updated_at: row.at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['team_id', 'matter_id']).doUpdateSet({ label: row.label, stance: row.stance, record_number: row.recordNumber, updated_at: row.at }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -51,7 +67,13 @@ export async function historyOf(db: Db, teamId: string, matterId: string) {
 export type HistoryRow = Awaited<ReturnType<typeof historyOf>>[number];
 
 export async function targetsOf(db: Db, teamId: string, matterId: string) {
-  return db.selectFrom('team_targets').select(['person_id', 'contacted']).where('team_id', '=', teamId).where('matter_id', '=', matterId).orderBy('seq').execute();
+  return db
+    .selectFrom('team_targets')
+    .select(['person_id', 'contacted'])
+    .where('team_id', '=', teamId)
+    .where('matter_id', '=', matterId)
+    .orderBy('seq')
+    .execute();
 }
 
 export async function addTargets(db: Db, teamId: string, matterId: string, personIds: readonly string[]): Promise<number> {
@@ -66,7 +88,12 @@ export async function addTargets(db: Db, teamId: string, matterId: string, perso
 }
 
 export async function removeTarget(db: Db, teamId: string, matterId: string, personId: string): Promise<boolean> {
-  const r = await db.deleteFrom('team_targets').where('team_id', '=', teamId).where('matter_id', '=', matterId).where('person_id', '=', personId).executeTakeFirst();
+  const r = await db
+    .deleteFrom('team_targets')
+    .where('team_id', '=', teamId)
+    .where('matter_id', '=', matterId)
+    .where('person_id', '=', personId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 
@@ -84,5 +111,11 @@ export async function setContacted(db: Db, teamId: string, matterId: string, per
 }
 
 export async function isTarget(db: Db, teamId: string, matterId: string, personId: string): Promise<boolean> {
-  return !!(await db.selectFrom('team_targets').select('person_id').where('team_id', '=', teamId).where('matter_id', '=', matterId).where('person_id', '=', personId).executeTakeFirst());
+  return !!(await db
+    .selectFrom('team_targets')
+    .select('person_id')
+    .where('team_id', '=', teamId)
+    .where('matter_id', '=', matterId)
+    .where('person_id', '=', personId)
+    .executeTakeFirst());
 }

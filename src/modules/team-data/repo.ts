@@ -43,11 +43,17 @@ function whereOwner<Q extends { where: (...a: any[]) => Q }>(qb: Q, owner: Owner
 export async function listFollows(db: Db, owner: Owner, limit: number, after: number | null) {
   let qb = whereOwner(db.selectFrom('follows').selectAll(), owner);
   if (after !== null) qb = qb.where('seq', '>', after);
-  return qb.orderBy('seq').limit(limit + 1).execute();
+  return qb
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Inserts a follow; null when the owner already follows that record. */
-export async function insertFollow(db: Db, row: { id: string; owner: Owner; type: FollowsTable['type']; refId: string; label: string; createdBy: string; at: Date }) {
+export async function insertFollow(
+  db: Db,
+  row: { id: string; owner: Owner; type: FollowsTable['type']; refId: string; label: string; createdBy: string; at: Date },
+) {
   const r = await db
     .insertInto('follows')
     .values({
@@ -73,12 +79,20 @@ export async function followedRefs(db: Db, owner: Owner, type: FollowsTable['typ
 }
 
 export async function findFollowByRef(db: Db, owner: Owner, type: string, refId: string) {
-  return whereOwner(db.selectFrom('follows').select('id'), owner).where('type', '=', type as FollowsTable['type']).where('ref_id', '=', refId).executeTakeFirst();
+  return whereOwner(db.selectFrom('follows').select('id'), owner)
+    .where('type', '=', type as FollowsTable['type'])
+    .where('ref_id', '=', refId)
+    .executeTakeFirst();
 }
 
 /** How many follows (personal and team) name this record; index follows_ref (migration 0120). */
 export async function countFollowers(db: Db, type: FollowsTable['type'], refId: string): Promise<number> {
-  const row = await db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', type).where('ref_id', '=', refId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('follows')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', type)
+    .where('ref_id', '=', refId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -92,7 +106,10 @@ export async function deleteFollow(db: Db, owner: Owner, id: string): Promise<bo
 export async function listNotes(db: Db, teamId: string, limit: number, before: number | null) {
   let qb = db.selectFrom('team_notes').selectAll().where('team_id', '=', teamId);
   if (before !== null) qb = qb.where('seq', '<', before);
-  return qb.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return qb
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function findNote(db: Db, teamId: string, id: string, lock = false) {
@@ -109,7 +126,12 @@ export async function insertNote(db: Db, row: Omit<TeamNotesTable, 'seq' | 'crea
     .executeTakeFirstOrThrow();
 }
 
-export async function updateNote(db: Db, teamId: string, id: string, set: { body?: string; subject_type?: TeamNotesTable['subject_type']; subject_ref?: string | null; updated_at: Date }) {
+export async function updateNote(
+  db: Db,
+  teamId: string,
+  id: string,
+  set: { body?: string; subject_type?: TeamNotesTable['subject_type']; subject_ref?: string | null; updated_at: Date },
+) {
   return db.updateTable('team_notes').set(set).where('team_id', '=', teamId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -124,7 +146,10 @@ const layoutJson = (layout: unknown) => sql<string>`cast(${JSON.stringify(layout
 export async function listDashboards(db: Db, teamId: string, limit: number, after: number | null) {
   let qb = db.selectFrom('team_dashboards').selectAll().where('team_id', '=', teamId);
   if (after !== null) qb = qb.where('seq', '>', after);
-  return qb.orderBy('seq').limit(limit + 1).execute();
+  return qb
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function findDashboard(db: Db, teamId: string, id: string) {
@@ -134,7 +159,16 @@ export async function findDashboard(db: Db, teamId: string, id: string) {
 export async function insertDashboard(db: Db, row: { id: string; teamId: string; name: string; layout: unknown; createdBy: string; at: Date }) {
   return db
     .insertInto('team_dashboards')
-    .values({ id: row.id, team_id: row.teamId, name: row.name, layout: layoutJson(row.layout), version: 1, created_by: row.createdBy, created_at: row.at, updated_at: row.at })
+    .values({
+      id: row.id,
+      team_id: row.teamId,
+      name: row.name,
+      layout: layoutJson(row.layout),
+      version: 1,
+      created_by: row.createdBy,
+      created_at: row.at,
+      updated_at: row.at,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -62,7 +62,10 @@ export const Note = Type.Object({
 });
 const NoteBody = Type.String({ minLength: 1, maxLength: MAX_NOTE, description: `At most ${MAX_NOTE} characters.` });
 export const NoteCreate = Type.Object({ body: NoteBody, subject: Type.Optional(Nullable(Subject)) }, { additionalProperties: false });
-export const NotePatch = Type.Object({ body: Type.Optional(NoteBody), subject: Type.Optional(Nullable(Subject)) }, { additionalProperties: false, minProperties: 1 });
+export const NotePatch = Type.Object(
+  { body: Type.Optional(NoteBody), subject: Type.Optional(Nullable(Subject)) },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 export const stances = ['supports', 'opposes'] as const;
 export type StanceValue = (typeof stances)[number];
@@ -142,11 +145,20 @@ const Settings = {
   roll_call: Type.Object({ recordNumber: Ref('Record number of the bill whose roll calls to show.') }, { additionalProperties: false }),
   voting_record: Type.Object({ personId: Ref('The alderperson.'), from: Type.Optional(Day), to: Type.Optional(Day) }, { additionalProperties: false }),
   attendance: Type.Object(
-    { bodyId: Type.Optional(Ref('Only meetings of this body.')), personId: Type.Optional(Ref('Only this person.')), from: Type.Optional(Day), to: Type.Optional(Day) },
+    {
+      bodyId: Type.Optional(Ref('Only meetings of this body.')),
+      personId: Type.Optional(Ref('Only this person.')),
+      from: Type.Optional(Day),
+      to: Type.Optional(Day),
+    },
     { additionalProperties: false },
   ),
   money_by_period: Type.Object(
-    { period: Type.Enum(['month', 'quarter', 'year']), committeeId: Type.Optional(Ref('Campaign committee.')), ward: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) },
+    {
+      period: Type.Enum(['month', 'quarter', 'year']),
+      committeeId: Type.Optional(Ref('Campaign committee.')),
+      ward: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+    },
     { additionalProperties: false },
   ),
   lobbying_by_client: Type.Object(

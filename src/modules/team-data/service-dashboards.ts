@@ -48,7 +48,10 @@ export function createDashboardsService(kit: Kit) {
       if (!row) {
         const now = await repo.findDashboard(db, teamId, input.id);
         if (!now) throw notFound(input.id);
-        throw new AppError('conflict', `The layout was saved since version ${change.baseVersion}; it is now at version ${now.version}. Reread the dashboard and reapply the change.`);
+        throw new AppError(
+          'conflict',
+          `The layout was saved since version ${change.baseVersion}; it is now at version ${now.version}. Reread the dashboard and reapply the change.`,
+        );
       }
       await kit.emit({ teamId, kind: 'dashboard', action: 'updated', id: row.id });
       return presentDashboard(row);

@@ -22,16 +22,38 @@ export function createPositionsService(kit: Kit) {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`team_positions:${teamId}`}, 0))`.execute(trx);
   }
 
-  function history(actor: Actor, teamId: string, matterId: string, stance: StanceValue | null, previous: StanceValue | null, source: StanceSource): prepo.HistoryInsert {
+  function history(
+    actor: Actor,
+    teamId: string,
+    matterId: string,
+    stance: StanceValue | null,
+    previous: StanceValue | null,
+    source: StanceSource,
+  ): prepo.HistoryInsert {
     return { team_id: teamId, matter_id: matterId, stance, previous, source, at: kit.clock.now(), ...policy.historyAuthor(actor) };
   }
 
   /** Writes one position inside `trx`; returns the row and what changed (null: nothing did). */
-  async function put(trx: repo.Db, actor: Actor, teamId: string, m: { id: string; recordNumber: string }, want: { stance: StanceValue; label?: string | undefined }, source: StanceSource) {
+  async function put(
+    trx: repo.Db,
+    actor: Actor,
+    teamId: string,
+    m: { id: string; recordNumber: string },
+    want: { stance: StanceValue; label?: string | undefined },
+    source: StanceSource,
+  ) {
     const existing = await prepo.findPosition(trx, teamId, { matterId: m.id });
     const label = want.label ?? existing?.label ?? '';
     if (existing && existing.stance === want.stance && existing.label === label) return { row: existing, change: null };
-    const row = await prepo.upsertPosition(trx, { id: existing?.id ?? kit.newId('pos'), teamId, matterId: m.id, recordNumber: m.recordNumber, label, stance: want.stance, at: kit.clock.now() });
+    const row = await prepo.upsertPosition(trx, {
+      id: existing?.id ?? kit.newId('pos'),
+      teamId,
+      matterId: m.id,
+      recordNumber: m.recordNumber,
+      label,
+      stance: want.stance,
+      at: kit.clock.now(),
+    });
     if (existing?.stance !== want.stance) await prepo.insertHistory(trx, [history(actor, teamId, m.id, want.stance, existing?.stance ?? null, source)]);
     return { row, change: { kind: existing ? 'updated' : 'created', id: row.id } as Change };
   }

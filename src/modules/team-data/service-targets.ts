@@ -43,7 +43,8 @@ export function createTargetsService(kit: Kit) {
       const ids = [...new Set(input.personIds)];
       const known = await kit.directory.existingPeople(ids, policy.targetKinds);
       const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length) throw new AppError('not_found', `No alderperson or official with id ${unknown.map((id) => `"${id}"`).join(', ')}; nothing was added.`);
+      if (unknown.length)
+        throw new AppError('not_found', `No alderperson or official with id ${unknown.map((id) => `"${id}"`).join(', ')}; nothing was added.`);
       const added = await prepo.addTargets(db, teamId, m.id, ids);
       return added ? changed(teamId, m.id) : current(teamId, m.id);
     },

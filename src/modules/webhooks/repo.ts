@@ -13,7 +13,11 @@ export function listEndpoints(db: Q, accountId: string) {
 }
 
 export async function countEndpoints(db: Q, accountId: string): Promise<number> {
-  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -67,9 +71,18 @@ export async function recordAttempt(
   finished: 'delivered' | 'failed' | null,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('webhook_attempts').values(row).onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()).execute();
+    await trx
+      .insertInto('webhook_attempts')
+      .values(row)
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+      .execute();
     if (finished) {
-      await trx.updateTable('webhook_deliveries').set({ status: finished, finished_at: row.at }).where('id', '=', row.delivery_id).where('status', '=', 'pending').execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: finished, finished_at: row.at })
+        .where('id', '=', row.delivery_id)
+        .where('status', '=', 'pending')
+        .execute();
     }
   });
 }

@@ -19,7 +19,11 @@ const skills = [
     description:
       'Answers a question in plain words from the public record, with the records it rests on (matters, roll calls, meetings, people, committees, lobbyists) as citations linking to their pages.',
     tags: ['city council', 'chicago', 'legislation', 'votes', 'answers'],
-    examples: ['What passed at the last City Council meeting?', 'How did Ald. Hopkins vote on SO2026-0025407?', "Who gave the most to Brian Hopkins's committee?"],
+    examples: [
+      'What passed at the last City Council meeting?',
+      'How did Ald. Hopkins vote on SO2026-0025407?',
+      "Who gave the most to Brian Hopkins's committee?",
+    ],
   },
   {
     id: 'look-up-record',
@@ -55,7 +59,15 @@ export function agentCard(config: Config) {
         oauth2SecurityScheme: {
           description: 'OAuth 2.1 authorization code with PKCE (S256); ask for the public.ai scope.',
           oauth2MetadataUrl: `${base}/.well-known/oauth-authorization-server`,
-          flows: { authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes, pkceRequired: true } },
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${base}/oauth/authorize`,
+              tokenUrl: `${base}/oauth/token`,
+              refreshUrl: `${base}/oauth/token`,
+              scopes,
+              pkceRequired: true,
+            },
+          },
         },
       },
     },
@@ -69,7 +81,10 @@ export function agentCard(config: Config) {
 }
 
 /** The same card in the v0.3 shape (url + preferredTransport; OpenAPI-style security schemes). */
-function legacyCard(v1: { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] } & Record<string, any>, scopes: Record<string, string>) {
+function legacyCard(
+  v1: { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] } & Record<string, any>,
+  scopes: Record<string, string>,
+) {
   const flow = v1.securitySchemes.oauth.oauth2SecurityScheme.flows.authorizationCode;
   return {
     protocolVersion: '0.3.0',

@@ -14,7 +14,10 @@ export const ADMISSION = 'council.admission';
 
 /** The question of a message: its text parts, else a data part's `question`. */
 export function questionOf(message: RequestContext['userMessage']): string {
-  const text = message.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n').trim();
+  const text = message.parts
+    .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
+    .join('\n')
+    .trim();
   if (text) return text;
   for (const p of message.parts) {
     const value = p.content?.$case === 'data' ? (p.content.value as { question?: unknown } | null) : null;
@@ -43,7 +46,14 @@ export function answerExecutor(operations: Pick<Performer, 'execute'>): AgentExe
     const { taskId, contextId, userMessage } = requestContext;
     running.set(taskId, contextId);
     if (!requestContext.task) {
-      const task: Task = { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined };
+      const task: Task = {
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined },
+        artifacts: [],
+        history: [userMessage],
+        metadata: undefined,
+      };
       bus.publish(AgentEvent.task(task));
     }
     bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING));

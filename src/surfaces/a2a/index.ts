@@ -55,7 +55,9 @@ export function a2aSurface(ctx: AppContext) {
 
     const prune = setInterval(() => {
       const before = ctx.clock.now().getTime() - TASK_RETENTION_MS;
-      sql`delete from a2a_tasks where status_last_updated < ${before}`.execute(db).catch((err: unknown) => ctx.log.warn({ err }, 'deleting old A2A tasks failed'));
+      sql`delete from a2a_tasks where status_last_updated < ${before}`
+        .execute(db)
+        .catch((err: unknown) => ctx.log.warn({ err }, 'deleting old A2A tasks failed'));
     }, PRUNE_EVERY_MS).unref();
     app.addHook('onClose', async () => clearInterval(prune));
   };

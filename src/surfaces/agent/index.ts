@@ -48,9 +48,10 @@ export function agentSurface(ctx: AppContext) {
       if (!token) throw unauthorized(ctx, 'api', 'Send the registration key to revoke as Authorization: Bearer <key>.');
       const actor = await verify({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: 'api' });
       if (actor.credential.kind !== 'registration') {
-        return noStore(reply)
-          .status(400)
-          .send({ error: 'unsupported_token_type', error_description: 'Only keys issued by agent registration are revoked here; revoke other keys on the account page.' });
+        return noStore(reply).status(400).send({
+          error: 'unsupported_token_type',
+          error_description: 'Only keys issued by agent registration are revoked here; revoke other keys on the account page.',
+        });
       }
       await keys.revoke({ type: 'account', accountId: actor.account.id }, { id: actor.credential.id, via: 'revocation_endpoint' });
       return noStore(reply).status(200).send({ revoked: true });

@@ -127,7 +127,13 @@ ${current ? await dashboardView(v, current) : ''}`;
     layoutChange('layout', (_d, body) => parseJsonText(field(body, 'layout'), 'The layout'));
     layoutChange('widgets', (d, body) => {
       const bottom = Math.max(-1, ...d.layout.widgets.map((w) => w.position.y + w.size.h - 1));
-      const widget = { id: `w${crypto.randomUUID().slice(0, 8)}`, kind: field(body, 'kind'), position: { x: 0, y: Math.min(1000, bottom + 1) }, size: { w: 6, h: 4 }, settings: settingsOf(body) };
+      const widget = {
+        id: `w${crypto.randomUUID().slice(0, 8)}`,
+        kind: field(body, 'kind'),
+        position: { x: 0, y: Math.min(1000, bottom + 1) },
+        size: { w: 6, h: 4 },
+        settings: settingsOf(body),
+      };
       return { widgets: [...d.layout.widgets, widget] };
     });
     layoutChange('widgets/:widgetId/remove', (d, _body, params) => {

@@ -7,10 +7,6 @@ const liveJs = readFileSync(new URL('./assets/live.js', import.meta.url), 'utf8'
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/assets/live.js', async (_request, reply) =>
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('Cache-Control', 'public, max-age=300')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(liveJs),
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff').send(liveJs),
   );
 }

@@ -10,15 +10,21 @@ import { requireCsrf } from '../web/security.ts';
 import { act, dashboardPage, notice, type PageState, sendDashboardPage, teamBase } from './layout.ts';
 import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
 
-const typeNames: Record<string, string> = { legislation: 'Bill (record number)', person: 'Person (id)', body: 'Committee or council (body id)', search: 'Search (query)' };
+const typeNames: Record<string, string> = {
+  legislation: 'Bill (record number)',
+  person: 'Person (id)',
+  body: 'Committee or council (body id)',
+  search: 'Search (query)',
+};
 
 export function followsPages(ctx: AppContext) {
-
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.FollowOut>((cursor) => v.perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/follows`;
-    const row = (f: teamSchemas.FollowOut) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td><a href="${base}/${encodeURIComponent(f.id)}">${f.label}</a></td><td>${formatTime(f.createdAt)}</td>
+    const row = (
+      f: teamSchemas.FollowOut,
+    ) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td><a href="${base}/${encodeURIComponent(f.id)}">${f.label}</a></td><td>${formatTime(f.createdAt)}</td>
 <td>${v.may('team.follows.create') ? html`<form method="post" action="${base}/${encodeURIComponent(f.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Unfollow</button></form>` : ''}</td></tr>`;
     const region = !list.ok
       ? notice(list.message)

@@ -79,17 +79,22 @@ ${
       return render(request, reply, v, {}, 200);
     });
     const back = (v: TeamViewer, record?: string) => `${teamBase(v.teamId)}/legislation${record ? `#bill-${encodeURIComponent(record)}` : ''}`;
-    const again = (request: FastifyRequest, reply: FastifyReply) => (v: TeamViewer, state: PageState, status: number) => render(request, reply, v, state, status);
+    const again = (request: FastifyRequest, reply: FastifyReply) => (v: TeamViewer, state: PageState, status: number) =>
+      render(request, reply, v, state, status);
 
     app.post('/dashboard/:teamId/legislation/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const record = field(request.body, 'record').trim();
-      return act(v, reply, again(request, reply), back(v, record), () => v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' }));
+      return act(v, reply, again(request, reply), back(v, record), () =>
+        v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' }),
+      );
     });
     app.post('/dashboard/:teamId/legislation/:record/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { record } = request.params as { record: string };
-      return act(v, reply, again(request, reply), back(v, record), () => v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' }));
+      return act(v, reply, again(request, reply), back(v, record), () =>
+        v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' }),
+      );
     });
     app.post('/dashboard/:teamId/legislation/:record/stance/clear', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;

@@ -29,7 +29,6 @@ function subjectFields(current: teamSchemas.NoteOut['subject']): Html {
 }
 
 export function notesPages(ctx: AppContext) {
-
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.NoteOut>((cursor) => v.perform('team.notes.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const team = await ctx.services.accounts.teams.get(asAccount(v.actor.account.id), v.teamId);
@@ -68,7 +67,9 @@ ${
     });
     app.post('/dashboard/:teamId/notes', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      return act(v, reply, again(request, reply), back(v), () => v.perform('team.notes.create', { body: field(request.body, 'body'), subject: subjectOf(request.body) }));
+      return act(v, reply, again(request, reply), back(v), () =>
+        v.perform('team.notes.create', { body: field(request.body, 'body'), subject: subjectOf(request.body) }),
+      );
     });
     app.post('/dashboard/:teamId/notes/:id', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;

@@ -11,7 +11,6 @@ import { act, dashboardPage, notice, type PageState, sendDashboardPage, stanceTe
 import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
 
 export function positionsPages(ctx: AppContext) {
-
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.PositionOut>((cursor) => v.perform('team.positions.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
     const token = v.csrfToken;
@@ -51,7 +50,11 @@ ${
     });
     app.post('/dashboard/:teamId/positions', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      const position = { recordId: field(request.body, 'record').trim(), stance: field(request.body, 'stance') as 'supports', label: field(request.body, 'label').trim() };
+      const position = {
+        recordId: field(request.body, 'record').trim(),
+        stance: field(request.body, 'stance') as 'supports',
+        label: field(request.body, 'label').trim(),
+      };
       return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => v.perform('team.positions.upsert', { positions: [position] }));
     });
     app.post('/dashboard/:teamId/positions/:id/remove', { preHandler: csrf }, async (request, reply) => {

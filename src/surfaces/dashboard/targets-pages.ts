@@ -31,7 +31,9 @@ export function targetsPages(ctx: AppContext) {
       ? html`<form method="post" action="${base}" data-live-form>${csrfField(token)}
 <label>Add to the list <select name="personId" multiple size="4">${alders
           .filter((p) => !listed.has(p.id))
-          .map((p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`)}</select></label><button type="submit">Add targets</button></form>`
+          .map(
+            (p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`,
+          )}</select></label><button type="submit">Add targets</button></form>`
       : '';
     return html`<section id="targets-${b.recordNumber}"><h2>${b.recordNumber} · ${stanceText(b.position?.stance)}</h2><p>${b.title ?? ''}</p>
 ${rows.length ? html`<table><thead><tr><th>Target</th><th>Contacted</th><th>Votes on this bill</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No one on the list yet.</p>`}
@@ -68,7 +70,9 @@ ${sections.length ? sections : html`<p>Follow a bill or take a position on it to
     app.post('/dashboard/:teamId/targets/:record', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { record } = request.params as { record: string };
-      return act(v, reply, again(request, reply), back(v, record), () => v.perform('team.targets.add', { record, personIds: fields(request.body, 'personId') }));
+      return act(v, reply, again(request, reply), back(v, record), () =>
+        v.perform('team.targets.add', { record, personIds: fields(request.body, 'personId') }),
+      );
     });
     const personAction = (path: string, id: 'team.targets.contacted.add' | 'team.targets.contacted.remove' | 'team.targets.remove') =>
       app.post(`/dashboard/:teamId/targets/:record/:personId/${path}`, { preHandler: csrf }, async (request, reply) => {

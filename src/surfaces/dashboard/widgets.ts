@@ -62,11 +62,19 @@ export function widgetCharts(ctx: AppContext) {
         for (const a of detail.attendance) if (!person || a.personId === person) values.push(a.value);
       }
       const who = person ? await personName(person) : 'all members';
-      return { title: `Attendance of ${who}${during(s)}`, bars: count(values), note: `From the latest ${meetings.data.length} meetings (${held} with attendance taken).` };
+      return {
+        title: `Attendance of ${who}${during(s)}`,
+        bars: count(values),
+        note: `From the latest ${meetings.data.length} meetings (${held} with attendance taken).`,
+      };
     },
     async money_by_period(s) {
       const period = (str(s.period) ?? 'year') as 'year';
-      const totals = await pd.money.totals({ period, ...(str(s.committeeId) ? { committee: str(s.committeeId) } : {}), ...(typeof s.ward === 'number' ? { ward: s.ward } : {}) });
+      const totals = await pd.money.totals({
+        period,
+        ...(str(s.committeeId) ? { committee: str(s.committeeId) } : {}),
+        ...(typeof s.ward === 'number' ? { ward: s.ward } : {}),
+      });
       const rows = totals.data.slice(-16);
       const who = str(s.committeeId) ?? (s.ward ? `ward ${s.ward}` : 'all committees');
       return {
@@ -81,14 +89,22 @@ export function widgetCharts(ctx: AppContext) {
       let pages = 0;
       const rows = await all<{ clientName: string | null; lobbyistName: string; amount: string }>((cursor) => {
         if (++pages > 5) return Promise.resolve({ data: [], meta: { nextCursor: null } });
-        return pd.lobbying.compensation.list({ ...(client ? { client } : {}), ...(year ? { from: `${year}-01-01`, to: `${year}-12-31` } : {}), limit: 200, cursor });
+        return pd.lobbying.compensation.list({
+          ...(client ? { client } : {}),
+          ...(year ? { from: `${year}-01-01`, to: `${year}-12-31` } : {}),
+          limit: 200,
+          cursor,
+        });
       });
       const sums = new Map<string, number>();
       for (const r of rows) {
         const key = client ? r.lobbyistName : (r.clientName ?? 'Unnamed client');
         sums.set(key, (sums.get(key) ?? 0) + Number(r.amount));
       }
-      const bars = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([label, value]) => ({ label, value, text: dollars(value) }));
+      const bars = [...sums]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([label, value]) => ({ label, value, text: dollars(value) }));
       const title = client ? `Lobbying compensation for ${rows[0]?.clientName ?? client}, by lobbyist` : 'Lobbying compensation by client';
       return { title: `${title}${year ? `, ${year}` : ''}`, bars, note: `${rows.length} compensation reports.` };
     },

@@ -19,7 +19,11 @@ function onlyParams(request: FastifyRequest, allowed: readonly string[]): Record
   const query = request.query as Record<string, unknown>;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (!allowed.includes(name)) throw new AppError('invalid_request', `Unknown parameter ${name}${allowed.length ? `: this feed takes ${allowed.join(', ')}` : ': this feed takes none'}.`);
+    if (!allowed.includes(name))
+      throw new AppError(
+        'invalid_request',
+        `Unknown parameter ${name}${allowed.length ? `: this feed takes ${allowed.join(', ')}` : ': this feed takes none'}.`,
+      );
     if (typeof value !== 'string') throw new AppError('invalid_request', `Give ${name} once.`);
     out[name] = value;
   }
@@ -37,13 +41,25 @@ export function feedsSurface(ctx: AppContext) {
     return sendKept(ctx, request, reply, 'atom', async () => renderAtom({ ...(await make(q)), self: page(request.url) }, base));
   }
 
-  const matterEntry = (m: { recordNumber: string; title: string; type: string; status: string | null; introductionDate: string | null; sponsorNames: string; updatedAt: string }): AtomEntry => ({
+  const matterEntry = (m: {
+    recordNumber: string;
+    title: string;
+    type: string;
+    status: string | null;
+    introductionDate: string | null;
+    sponsorNames: string;
+    updatedAt: string;
+  }): AtomEntry => ({
     id: tag(`matters/${m.recordNumber}`),
     title: `${m.recordNumber}: ${m.title}`,
     updated: atomDate(m.updatedAt),
     link: page(`/matters/${enc(m.recordNumber)}`),
     categories: [m.type, ...(m.status ? [m.status] : [])],
-    summary: [`${m.type}${m.introductionDate ? `, introduced ${m.introductionDate}` : ''}.`, m.sponsorNames ? `Sponsors: ${m.sponsorNames}.` : '', m.status ? `Status: ${m.status}.` : '']
+    summary: [
+      `${m.type}${m.introductionDate ? `, introduced ${m.introductionDate}` : ''}.`,
+      m.sponsorNames ? `Sponsors: ${m.sponsorNames}.` : '',
+      m.status ? `Status: ${m.status}.` : '',
+    ]
       .filter(Boolean)
       .join(' '),
   });
@@ -52,7 +68,13 @@ export function feedsSurface(ctx: AppContext) {
     app.get('/feeds/matters.atom', (request, reply) =>
       send(request, reply, [], async () => {
         const { data } = await performAsVisitor(ctx, 'matters.list', { sort: '-introduced', limit: FEED_SIZE });
-        return { id: tag('feeds/matters'), title: 'New legislation · Chicago City Council', subtitle: 'Matters newly introduced, newest first.', alternate: page('/matters'), entries: data.map(matterEntry) };
+        return {
+          id: tag('feeds/matters'),
+          title: 'New legislation · Chicago City Council',
+          subtitle: 'Matters newly introduced, newest first.',
+          alternate: page('/matters'),
+          entries: data.map(matterEntry),
+        };
       }),
     );
 
@@ -65,11 +87,21 @@ export function feedsSurface(ctx: AppContext) {
           updated: atomDate(g.updatedAt),
           link: page(`/meetings/${enc(g.id)}`),
           categories: [g.status],
-          summary: [`${g.bodyName} meeting (${g.statusDetail ?? g.status}) on ${chicagoTime.format(new Date(g.startTime))} Chicago time.`, g.location ? `Location: ${g.location}.` : '', g.comment ?? '']
+          summary: [
+            `${g.bodyName} meeting (${g.statusDetail ?? g.status}) on ${chicagoTime.format(new Date(g.startTime))} Chicago time.`,
+            g.location ? `Location: ${g.location}.` : '',
+            g.comment ?? '',
+          ]
             .filter(Boolean)
             .join(' '),
         }));
-        return { id: tag('feeds/meetings'), title: 'Meetings · Chicago City Council', subtitle: 'Meetings of the council and its committees, latest first.', alternate: page('/meetings'), entries };
+        return {
+          id: tag('feeds/meetings'),
+          title: 'Meetings · Chicago City Council',
+          subtitle: 'Meetings of the council and its committees, latest first.',
+          alternate: page('/meetings'),
+          entries,
+        };
       }),
     );
 
@@ -133,7 +165,13 @@ export function feedsSurface(ctx: AppContext) {
           summary: [r.subtitle, r.date].filter(Boolean).join(' · ') || r.title,
         }));
         const searchPage = `/search?q=${enc(q.q)}${q.type ? `&type=${enc(q.type)}` : ''}`;
-        return { id: tag(`feeds/search?q=${enc(q.q)}${q.type ? `&type=${enc(q.type)}` : ''}`), title: `Search: ${q.q}`, subtitle: 'Records matching the search, most relevant first.', alternate: page(searchPage), entries };
+        return {
+          id: tag(`feeds/search?q=${enc(q.q)}${q.type ? `&type=${enc(q.type)}` : ''}`),
+          title: `Search: ${q.q}`,
+          subtitle: 'Records matching the search, most relevant first.',
+          alternate: page(searchPage),
+          entries,
+        };
       }),
     );
   };

@@ -58,7 +58,8 @@ export function requestError(error: unknown): { err: AppError; errors: GraphQLEr
     // Validation: one error per problem, each in the catalogue's words.
     const errors = e.errors.map((inner) => {
       const i = inner as GraphQLError & { code?: string };
-      const one = i.code === 'MER_ERR_GQL_QUERY_DEPTH' ? mercuriusError(i)! : known.code === 'method_not_allowed' ? known : new AppError('invalid_request', i.message);
+      const one =
+        i.code === 'MER_ERR_GQL_QUERY_DEPTH' ? mercuriusError(i)! : known.code === 'method_not_allowed' ? known : new AppError('invalid_request', i.message);
       return json(one, i instanceof GraphQLError ? i : undefined);
     });
     const err = new AppError(known.code, errors[0]!.message, known.headers);
@@ -81,7 +82,10 @@ interface Execution {
 }
 
 /** Mercurius's errorFormatter: field errors in the catalogue's words, and the status they set. */
-export function formatExecution(execution: Execution, reply: FastifyReply | undefined): { statusCode: number; response: { data: unknown; errors: GraphQLErrorJson[] } } {
+export function formatExecution(
+  execution: Execution,
+  reply: FastifyReply | undefined,
+): { statusCode: number; response: { data: unknown; errors: GraphQLErrorJson[] } } {
   const appErrors = (execution.errors ?? []).map((e) => ({ gql: e, app: fieldError(e) }));
   for (const { app, gql } of appErrors) {
     if (app.status >= 500) reply?.log.error({ err: gql.originalError ?? gql }, 'GraphQL field failed');

@@ -65,7 +65,8 @@ function checkRequest(request: FastifyRequest): void {
   }
   const { query, variables, operationName } = source as Record<string, unknown>;
   if (query !== undefined && typeof query !== 'string') throw new AppError('invalid_request', 'The query must be a string of GraphQL.');
-  if (typeof query === 'string' && query.length > MAX_QUERY) throw new AppError('invalid_request', `The query is ${query.length} characters long; at most ${MAX_QUERY}.`);
+  if (typeof query === 'string' && query.length > MAX_QUERY)
+    throw new AppError('invalid_request', `The query is ${query.length} characters long; at most ${MAX_QUERY}.`);
   if (request.method !== 'GET' && variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
     throw new AppError('invalid_request', 'The variables must be a JSON object.');
   }

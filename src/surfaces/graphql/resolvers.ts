@@ -65,32 +65,26 @@ const field =
     ctx.perform(id, { ...given(args), ...extra });
 
 /** A part the record may already hold (`own`), else its batch operation loads it. */
-const part =
-  (op: OperationId, own: string, pickFrom?: string) =>
-  async (parent: Parent, _: Args, ctx: GraphQLContext) => {
-    if (parent[own] !== undefined) return parent[own];
-    const loaded = await ctx.batches.load<Parent | null>(op, parent.id);
-    return pickFrom === undefined ? loaded : (loaded?.[pickFrom] ?? []);
-  };
+const part = (op: OperationId, own: string, pickFrom?: string) => async (parent: Parent, _: Args, ctx: GraphQLContext) => {
+  if (parent[own] !== undefined) return parent[own];
+  const loaded = await ctx.batches.load<Parent | null>(op, parent.id);
+  return pickFrom === undefined ? loaded : (loaded?.[pickFrom] ?? []);
+};
 
 /** A record by an id the parent holds (null when it holds none). */
-const byId =
-  (op: OperationId, key: string) =>
-  (parent: Parent, _: Args, ctx: GraphQLContext) =>
-    parent[key] == null ? null : ctx.batches.load(op, parent[key]);
+const byId = (op: OperationId, key: string) => (parent: Parent, _: Args, ctx: GraphQLContext) =>
+  parent[key] == null ? null : ctx.batches.load(op, parent[key]);
 
 /**
  * A record the parent holds as a reference (`{ id, … }`, as REST presents it): the reference itself
  * when the selection asks only for what it holds, else the whole record through `op`'s batch.
  */
-const refOr =
-  (op: OperationId, key: string, held: ReadonlySet<string>) =>
-  (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
-    const ref = parent[key] as Parent | null | undefined;
-    if (ref == null) return null;
-    const more = info.fieldNodes.some((node) => node.selectionSet?.selections.some((sel) => sel.kind !== Kind.FIELD || !held.has(sel.name.value)));
-    return more ? ctx.batches.load(op, ref.id) : ref;
-  };
+const refOr = (op: OperationId, key: string, held: ReadonlySet<string>) => (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+  const ref = parent[key] as Parent | null | undefined;
+  if (ref == null) return null;
+  const more = info.fieldNodes.some((node) => node.selectionSet?.selections.some((sel) => sel.kind !== Kind.FIELD || !held.has(sel.name.value)));
+  return more ? ctx.batches.load(op, ref.id) : ref;
+};
 
 /** Whether the field's selection asks for `name` directly (a fragment's ask is served by the next level). */
 const selects = (info: GraphQLResolveInfo, name: string) =>
@@ -101,8 +95,7 @@ const selects = (info: GraphQLResolveInfo, name: string) =>
  * (one round trip for two levels), and RollCall.votes finds them on the roll call.
  */
 const rollCallsOf =
-  (op: 'matters.roll-calls.batch' | 'meetings.roll-calls.batch') =>
-  (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+  (op: 'matters.roll-calls.batch' | 'meetings.roll-calls.batch') => (parent: Parent, _: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
     if (parent.rollCalls !== undefined) return parent.rollCalls;
     return ctx.batches.load(op, parent.id, selects(info, 'votes') ? { votes: true } : undefined);
   };
@@ -130,7 +123,9 @@ const VALUE_FIELDS = new Set(['personId', 'value', 'person', '__typename']);
  * under votes may ask for anything, so it takes the whole votes).
  */
 function rollCallsPart(rollCalls: FieldNode[]): 'rollCalls' | 'votes' | 'voteValues' {
-  const votes = rollCalls.flatMap((node) => node.selectionSet?.selections.filter((sel): sel is FieldNode => sel.kind === Kind.FIELD && sel.name.value === 'votes') ?? []);
+  const votes = rollCalls.flatMap(
+    (node) => node.selectionSet?.selections.filter((sel): sel is FieldNode => sel.kind === Kind.FIELD && sel.name.value === 'votes') ?? [],
+  );
   if (votes.length === 0) return 'rollCalls';
   const bare = votes.every((v) => v.selectionSet?.selections.every((sel) => sel.kind === Kind.FIELD && VALUE_FIELDS.has(sel.name.value)));
   return bare ? 'voteValues' : 'votes';
@@ -153,10 +148,7 @@ async function matters(_: unknown, args: Args, ctx: GraphQLContext, info: GraphQ
 }
 
 /** One page of a list of the parent's, paged as that list is at the top level. */
-const pageOf =
-  (op: OperationId) =>
-  (parent: Parent, args: Args, ctx: GraphQLContext) =>
-    ctx.batches.load(op, parent.id, given(args));
+const pageOf = (op: OperationId) => (parent: Parent, args: Args, ctx: GraphQLContext) => ctx.batches.load(op, parent.id, given(args));
 
 const matterActions = part('matters.actions.batch', 'actions');
 const meetingPart = (name: string) => part('meetings.details.batch', name, name);

@@ -27,7 +27,10 @@ type RecordList = 'matters.list' | 'people.public.list' | 'meetings.list' | 'bod
 /** One kind of record page: its list operation walked by cursor, each item's path, lastmod its `updatedAt`. */
 function lister<Item extends { updatedAt: string }>(id: RecordList, input: Record<string, string>, path: (item: Item) => string): Lister {
   return async (ctx, cursor) => {
-    const r = (await performAsVisitor(ctx, id, { ...input, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) } as never)) as { data: Item[]; meta: { nextCursor: string | null } };
+    const r = (await performAsVisitor(ctx, id, { ...input, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) } as never)) as {
+      data: Item[];
+      meta: { nextCursor: string | null };
+    };
     return { urls: r.data.map((item) => ({ loc: path(item), lastmod: item.updatedAt })), next: r.meta.nextCursor };
   };
 }
@@ -85,7 +88,9 @@ export function robotsTxt(baseUrl: string): string {
     'Allow: /',
     // Private or endless: accounts, dashboards, credentials, API answers (they need a key), and
     // search results (any words make a page).
-    ...['/account', '/dashboard/', '/signin', '/signout', '/dev/', '/oauth/', '/agent/', '/api/', '/mcp', '/a2a', '/search', '/feeds/search.atom'].map((p) => `Disallow: ${p}`),
+    ...['/account', '/dashboard/', '/signin', '/signout', '/dev/', '/oauth/', '/agent/', '/api/', '/mcp', '/a2a', '/search', '/feeds/search.atom'].map(
+      (p) => `Disallow: ${p}`,
+    ),
     '',
     `Sitemap: ${baseUrl}/sitemap.xml`,
     '',
@@ -99,7 +104,8 @@ export function sitemapRoutes(ctx: AppContext) {
     app.get('/sitemap.xml', async (_request, reply) => sendOpen(reply, contentTypes.xml, sitemapIndex(base)));
     app.get<{ Params: { file: string } }>('/sitemaps/:file', async (request, reply) => {
       const kind = /^([a-z]+)\.xml$/.exec(request.params.file)?.[1];
-      if (!kind || !sitemapKinds.includes(kind)) throw new AppError('not_found', `No sitemap ${request.params.file}: there are ${sitemapKinds.map((k) => `${k}.xml`).join(', ')}.`);
+      if (!kind || !sitemapKinds.includes(kind))
+        throw new AppError('not_found', `No sitemap ${request.params.file}: there are ${sitemapKinds.map((k) => `${k}.xml`).join(', ')}.`);
       return sendKept(ctx, request, reply, 'xml', async () => urlset(await urlsOf(ctx, kind), base));
     });
   };

@@ -7,7 +7,10 @@ export function clientIp(request: FastifyRequest, trustedProxies: readonly strin
   const peer = normalize(request.socket.remoteAddress ?? '');
   if (trustedProxies.length === 0 || !isInRanges(peer, trustedProxies)) return peer;
   const forwarded = request.headers['x-forwarded-for'];
-  const chain = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // Walk from the nearest hop outwards, skipping our own proxies; the first other address is the client.
   for (let i = chain.length - 1; i >= 0; i--) {
     const hop = normalize(chain[i]!);

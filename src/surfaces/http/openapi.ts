@@ -95,7 +95,9 @@ export function buildOpenApi(operation: (id: RouteDef['operation']) => Operation
           : {}),
         '429': { description: 'A rate limit is used up; see Retry-After', content: { 'application/json': { schema: errorSchema } } },
         // AI answers depend on the language model, when one is configured.
-        ...(op.limit === 'ai' ? { '502': { description: 'The language model timed out or failed (no AI answer used)', content: { 'application/json': { schema: errorSchema } } } } : {}),
+        ...(op.limit === 'ai'
+          ? { '502': { description: 'The language model timed out or failed (no AI answer used)', content: { 'application/json': { schema: errorSchema } } } }
+          : {}),
         '503': { description: 'The database cannot be reached', content: { 'application/json': { schema: errorSchema } } },
       },
     };
@@ -109,7 +111,14 @@ export function buildOpenApi(operation: (id: RouteDef['operation']) => Operation
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key (ctk_…) or OAuth access token (cto_…).' },
         ...(apiKey ? { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } : {}),
         ...(options.sessionCookie
-          ? { session: { type: 'apiKey', in: 'cookie', name: options.sessionCookie, description: 'A signed-in dashboard session; writes also need its X-CSRF-Token header.' } }
+          ? {
+              session: {
+                type: 'apiKey',
+                in: 'cookie',
+                name: options.sessionCookie,
+                description: 'A signed-in dashboard session; writes also need its X-CSRF-Token header.',
+              },
+            }
           : {}),
       },
     },

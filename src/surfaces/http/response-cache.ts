@@ -89,7 +89,10 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
     const kept = answers.entries;
     const key = keyOf(representation, request.url);
     if (payload.length > MAX_ENTRY_BYTES || kept.has(key)) return;
-    const answer: Omit<Kept, 'size'> = { body: Buffer.from(payload, 'utf8'), type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+    const answer: Omit<Kept, 'size'> = {
+      body: Buffer.from(payload, 'utf8'),
+      type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+    };
     if (request.cacheHeaders) {
       answer.headers = {};
       for (const name of request.cacheHeaders) {

@@ -67,7 +67,8 @@ export function routeParts(def: RouteDef, op: Operation): RouteParts {
   if (def.method === 'GET' || def.method === 'DELETE') {
     if (rest.length) parts.querystring = whole(rest);
   } else if (bodyField) {
-    if (!input.properties[bodyField] || rest.length !== 1) throw new Error(`${def.method} ${def.path}: the body field "${bodyField}" must be the only input beside the path.`);
+    if (!input.properties[bodyField] || rest.length !== 1)
+      throw new Error(`${def.method} ${def.path}: the body field "${bodyField}" must be the only input beside the path.`);
     parts.body = input.properties[bodyField]!;
   } else if (rest.length) {
     parts.body = whole(rest);

@@ -104,9 +104,16 @@ export function mcpSurface(ctx: AppContext) {
     const mcpCall: McpCall = { actor, tool: admitted.tool };
     // A tools/call the SDK refused before running it (malformed params) made no AI answer.
     const admission = admitted.tool && 'admission' in admitted.tool ? admitted.tool.admission : null;
-    if (admission) reply.raw.once('close', () => void ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed')));
+    if (admission)
+      reply.raw.once(
+        'close',
+        () => void ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed')),
+      );
 
-    const response = await handler.fetch(webRequestOf(request, ctx.config.baseUrl), { authInfo: authInfoOf(mcpCall), ...(body === undefined ? {} : { parsedBody: body }) });
+    const response = await handler.fetch(webRequestOf(request, ctx.config.baseUrl), {
+      authInfo: authInfoOf(mcpCall),
+      ...(body === undefined ? {} : { parsedBody: body }),
+    });
     reply.status(response.status);
     for (const [header, value] of response.headers) reply.header(header, value);
     reply.headers(limitHeaders(admitted.limits));

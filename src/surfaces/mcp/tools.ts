@@ -66,7 +66,9 @@ function toolOf(op: Operation): ToolDef {
       inputSchema: objectSchema(op.input, `The input of ${op.id}`),
       outputSchema: objectSchema(op.output, `The output of ${op.id}`),
       // MCP server/tools §ToolAnnotations: hints only; the public record is a closed world.
-      annotations: read ? { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false } : { title, readOnlyHint: false, ...writeHints(op.id), openWorldHint: false },
+      annotations: read
+        ? { title, readOnlyHint: true, idempotentHint: true, openWorldHint: false }
+        : { title, readOnlyHint: false, ...writeHints(op.id), openWorldHint: false },
     },
   });
 }

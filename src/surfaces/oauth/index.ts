@@ -29,30 +29,38 @@ export function oauthSurface(ctx: AppContext) {
       return metadata;
     });
 
-    await app.register(async (scope) => {
-      useFormBodies(scope);
-      useRenderer(scope, ctx, renderOAuth);
-      scope.addHook('onSend', async (_request, reply) => {
-        openToBrowsers(reply);
-      });
-      // CORS preflight for browser-based clients (Fetch standard): the methods and headers they send.
-      scope.options('/:endpoint', async (_request, reply) =>
-        reply.header('Access-Control-Allow-Methods', 'POST').header('Access-Control-Allow-Headers', 'Content-Type, Authorization').header('Access-Control-Max-Age', '600').status(204).send(),
-      );
-      scope.post('/token', async (request, reply) => {
-        const tokens = await oauth.token(formOf(request.body));
-        return noStore(reply).send(tokens);
-      });
-      scope.post('/register', async (request, reply) => {
-        const client = await oauth.clients.register(request.body, clientIp(request, ctx.config.trustProxy));
-        return noStore(reply).status(201).send(client);
-      });
-      scope.post('/revoke', async (request, reply) => {
-        await oauth.revoke(formOf(request.body));
-        // RFC 7009 §2.2: 200 whether or not the token was known.
-        return noStore(reply).status(200).send();
-      });
-    }, { prefix: '/oauth' });
+    await app.register(
+      async (scope) => {
+        useFormBodies(scope);
+        useRenderer(scope, ctx, renderOAuth);
+        scope.addHook('onSend', async (_request, reply) => {
+          openToBrowsers(reply);
+        });
+        // CORS preflight for browser-based clients (Fetch standard): the methods and headers they send.
+        scope.options('/:endpoint', async (_request, reply) =>
+          reply
+            .header('Access-Control-Allow-Methods', 'POST')
+            .header('Access-Control-Allow-Headers', 'Content-Type, Authorization')
+            .header('Access-Control-Max-Age', '600')
+            .status(204)
+            .send(),
+        );
+        scope.post('/token', async (request, reply) => {
+          const tokens = await oauth.token(formOf(request.body));
+          return noStore(reply).send(tokens);
+        });
+        scope.post('/register', async (request, reply) => {
+          const client = await oauth.clients.register(request.body, clientIp(request, ctx.config.trustProxy));
+          return noStore(reply).status(201).send(client);
+        });
+        scope.post('/revoke', async (request, reply) => {
+          await oauth.revoke(formOf(request.body));
+          // RFC 7009 §2.2: 200 whether or not the token was known.
+          return noStore(reply).status(200).send();
+        });
+      },
+      { prefix: '/oauth' },
+    );
 
     await app.register(authorizePages(ctx));
   };

@@ -14,7 +14,16 @@ import { moneyPages } from './views/money.ts';
 import { peoplePages } from './views/people.ts';
 import { searchPages } from './views/search.ts';
 
-export const pageDefs: readonly PageDef[] = [...homePages, ...searchPages, ...matterPages, ...meetingPages, ...peoplePages, ...bodyPages, ...moneyPages, ...lobbyingPages];
+export const pageDefs: readonly PageDef[] = [
+  ...homePages,
+  ...searchPages,
+  ...matterPages,
+  ...meetingPages,
+  ...peoplePages,
+  ...bodyPages,
+  ...moneyPages,
+  ...lobbyingPages,
+];
 
 /** Operations only the pages bind (the route inventory counts them as bound). */
 export const pageOperations: readonly OperationId[] = ['people.public.record.read', 'money.contributors.read', 'followers.count.read'];

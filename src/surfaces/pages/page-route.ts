@@ -35,7 +35,16 @@ export interface PageDef {
 /** Public pages may be stored by any cache for a minute, then revalidated with the ETag. */
 const CACHE_CONTROL = 'public, max-age=60';
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const KEPT_HEADERS = ['etag', 'link', 'last-modified', 'cache-control', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'] as const;
+const KEPT_HEADERS = [
+  'etag',
+  'link',
+  'last-modified',
+  'cache-control',
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+] as const;
 
 const isMarkdown = (request: FastifyRequest) => request.url.split('?', 1)[0]!.endsWith('.md');
 

@@ -10,7 +10,11 @@ import { visitor } from '../../kernel/actor.ts';
 import { type Representation, responseCacheFor } from '../http/response-cache.ts';
 
 /** Perform an operation for a page: the same gates as the API, as the visitor, not counted. */
-export async function performAsVisitor<Id extends OperationId>(ctx: Pick<AppContext, 'operations'>, id: Id, input: OperationInput<Id>): Promise<OperationOutput<Id>> {
+export async function performAsVisitor<Id extends OperationId>(
+  ctx: Pick<AppContext, 'operations'>,
+  id: Id,
+  input: OperationInput<Id>,
+): Promise<OperationOutput<Id>> {
   const { result } = await ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false });
   return result as OperationOutput<Id>;
 }

@@ -59,7 +59,9 @@ ${
         answer.ward === null
           ? `The point ${answer.lat}, ${answer.lon} is not in any Chicago ward.`
           : html`The point ${answer.lat}, ${answer.lon} is in <a href="/wards/${answer.ward}">ward ${answer.ward}</a>${
-              answer.alderperson ? html`, represented by <a href="/people/${encodeURIComponent(answer.alderperson.id)}">Ald. ${answer.alderperson.name}</a>` : ''
+              answer.alderperson
+                ? html`, represented by <a href="/people/${encodeURIComponent(answer.alderperson.id)}">Ald. ${answer.alderperson.name}</a>`
+                : ''
             }.`
       }</p>`
     : ''
@@ -96,7 +98,14 @@ export function wardsMarkdown(v: WardsView, baseUrl: string): string {
     lines.push(`# Ward ${v.ward}`, '', alder ? `Ward ${v.ward} is represented by ${person(alder)}.` : `No current alderperson of ward ${v.ward} is on record.`);
     if (alder) lines.push('', `Votes feed: ${baseUrl}/feeds/people/${encodeURIComponent(alder.personId)}/votes.atom`);
   } else {
-    lines.push('# Wards', '', 'Chicago elects one alderperson in each of its 50 wards (boundaries in force since May 2023).', '', '| Ward | Alderperson |', '| ---: | --- |');
+    lines.push(
+      '# Wards',
+      '',
+      'Chicago elects one alderperson in each of its 50 wards (boundaries in force since May 2023).',
+      '',
+      '| Ward | Alderperson |',
+      '| ---: | --- |',
+    );
     for (let ward = 1; ward <= 50; ward++) {
       const alder = alderOf(v, ward);
       lines.push(`| [${ward}](${baseUrl}/wards/${ward}.md) | ${alder ? person(alder) : '—'} |`);
@@ -104,7 +113,12 @@ export function wardsMarkdown(v: WardsView, baseUrl: string): string {
   }
   if (v.located) {
     const l = v.located;
-    lines.push('', l.ward === null ? `The point ${l.lat}, ${l.lon} is not in any Chicago ward.` : `The point ${l.lat}, ${l.lon} is in [ward ${l.ward}](${baseUrl}/wards/${l.ward}.md).`);
+    lines.push(
+      '',
+      l.ward === null
+        ? `The point ${l.lat}, ${l.lon} is not in any Chicago ward.`
+        : `The point ${l.lat}, ${l.lon} is in [ward ${l.ward}](${baseUrl}/wards/${l.ward}.md).`,
+    );
   }
   lines.push('', `Which ward is a point in: \`GET ${baseUrl}/api/v1/wards?lat=41.8837&lon=-87.6319\` (a \`public.read\` key).`, '');
   return lines.join('\n');
@@ -121,7 +135,9 @@ export function wardPages(ctx: AppContext) {
       const path = ward === null ? '/wards' : `/wards/${ward}`;
       const alder = ward === null ? null : alderOf(view, ward);
       const description =
-        ward === null ? 'Map of Chicago’s 50 wards and their alderpersons; find the ward of any point.' : `Chicago’s ward ${ward}${alder ? `, represented by Ald. ${alder.name}` : ''}.`;
+        ward === null
+          ? 'Map of Chicago’s 50 wards and their alderpersons; find the ward of any point.'
+          : `Chicago’s ward ${ward}${alder ? `, represented by Ald. ${alder.name}` : ''}.`;
       return String(
         await shell(
           {
@@ -131,7 +147,15 @@ export function wardPages(ctx: AppContext) {
             baseUrl,
             alternates: [
               { type: 'text/markdown', href: `${path}.md`, title: `${title} as Markdown` },
-              ...(alder ? [{ type: 'application/atom+xml', href: `/feeds/people/${encodeURIComponent(alder.personId)}/votes.atom`, title: `Votes of Ald. ${alder.name}` }] : []),
+              ...(alder
+                ? [
+                    {
+                      type: 'application/atom+xml',
+                      href: `/feeds/people/${encodeURIComponent(alder.personId)}/votes.atom`,
+                      title: `Votes of Ald. ${alder.name}`,
+                    },
+                  ]
+                : []),
             ],
           },
           wardsHtml(view),

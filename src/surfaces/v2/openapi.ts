@@ -17,7 +17,7 @@ export const v2ErrorSchema = Type.Object({
 const description = [
   'Public council data plus team and personal data for dashboard members.',
   'Credential: Authorization: Bearer <API key or OAuth access token>, or a signed-in dashboard session cookie',
-  '(writes by a session need its X-CSRF-Token header; X-Team-Id picks one of the person\'s teams).',
+  "(writes by a session need its X-CSRF-Token header; X-Team-Id picks one of the person's teams).",
   'X-API-Key is accepted on v1 only. Lists take limit (1-200, default 50) and cursor (meta.nextCursor of the previous page).',
   'Every POST, PUT, PATCH and DELETE takes an Idempotency-Key.',
 ].join(' ');

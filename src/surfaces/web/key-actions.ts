@@ -57,7 +57,12 @@ export function registerKeyActions(app: FastifyInstance, ctx: AppContext, p: Key
       const where = p.context(request, session);
       const teamId = 'teamId' in where ? where.teamId : null;
       if (previous.owner !== (teamId ?? 'personal')) {
-        throw new AppError('invalid_request', teamId ? 'Keys made here belong to this team; make personal keys on your account page.' : "Keys made on the account page are personal; make team keys under the team's Settings → API keys.");
+        throw new AppError(
+          'invalid_request',
+          teamId
+            ? 'Keys made here belong to this team; make personal keys on your account page.'
+            : "Keys made on the account page are personal; make team keys under the team's Settings → API keys.",
+        );
       }
       const created = await keys.create({
         accountId: session.actor.account.id,

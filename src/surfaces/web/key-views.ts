@@ -76,9 +76,7 @@ export function createKeyForm(o: CreateFormOptions): Html {
   ${csrfField(o.csrfToken)}
   <label>Name <input name="name" value="${p.name}" required maxlength="200"></label>
   <fieldset><legend>Owner</legend>
-    ${o.owners.map(
-      (c) => html`<label><input type="radio" name="owner" value="${c.value}" ${c.value === p.owner ? 'checked' : ''}> ${c.label}</label>`,
-    )}
+    ${o.owners.map((c) => html`<label><input type="radio" name="owner" value="${c.value}" ${c.value === p.owner ? 'checked' : ''}> ${c.label}</label>`)}
   </fieldset>
   <fieldset><legend>Scopes: what the key may do</legend>
     ${o.scopes.map(

@@ -26,9 +26,7 @@ export function mailboxPages(ctx: AppContext) {
       mailer.transport === 'smtp'
         ? html`<p>SMTP_URL is set: mail is sent over SMTP and not kept here.</p>`
         : html`<p>No SMTP_URL is set, so mail stays here (newest first, the last 100). <a href="/dev/mailbox.json">JSON</a></p>`;
-    const items = messages.map(
-      (m) => html`<article><h2>${m.subject}</h2><p>To ${m.to} · from ${m.from} · ${m.sentAt}</p><pre>${m.text}</pre></article>`,
-    );
+    const items = messages.map((m) => html`<article><h2>${m.subject}</h2><p>To ${m.to} · from ${m.from} · ${m.sentAt}</p><pre>${m.text}</pre></article>`);
     return sendPage(reply, 200, page('Mailbox (development)', viewerOf(request), html`${note}${messages.length ? items : html`<p>No mail yet.</p>`}`));
   }
 

@@ -60,8 +60,7 @@ export function anonymousCsrf(ctx: AppContext, request: FastifyRequest, reply: F
   return value;
 }
 
-const refused = (why: string) =>
-  new AppError('forbidden', `This form could not be accepted (${why}). Go back, reload the page and try again.`);
+const refused = (why: string) => new AppError('forbidden', `This form could not be accepted (${why}). Go back, reload the page and try again.`);
 
 /** Whether the request comes from this site, by the headers browsers add to every POST. */
 function checkSameSite(ctx: AppContext, request: FastifyRequest): void {

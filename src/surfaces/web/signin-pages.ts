@@ -70,7 +70,11 @@ export function signinPages(ctx: AppContext) {
         return sendPage(
           reply,
           400,
-          page('Sign-in link not valid', viewer, html`${errorBox('This sign-in link has expired or was already used.')}<p><a href="/signin">Ask for a new link</a>.</p>`),
+          page(
+            'Sign-in link not valid',
+            viewer,
+            html`${errorBox('This sign-in link has expired or was already used.')}<p><a href="/signin">Ask for a new link</a>.</p>`,
+          ),
         );
       }
       return sendPage(
@@ -95,7 +99,11 @@ export function signinPages(ctx: AppContext) {
         started = await sessions.useLink(field(request.body, 'code'));
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
-        return sendPage(reply, 400, page('Sign-in link not valid', viewerOf(request), html`${errorBox(err.message)}<p><a href="/signin">Ask for a new link</a>.</p>`));
+        return sendPage(
+          reply,
+          400,
+          page('Sign-in link not valid', viewerOf(request), html`${errorBox(err.message)}<p><a href="/signin">Ask for a new link</a>.</p>`),
+        );
       }
       // A browser that was signed in as someone else ends that session rather than keeping two.
       if (request.signedIn) await sessions.signOut(request.signedIn.token);

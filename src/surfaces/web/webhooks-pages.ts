@@ -34,7 +34,8 @@ ${deliveries.map(
   (d) => html`<tr><td><code>${d.event_type}</code><br><small>${d.event_id}</small></td>
 <td>${urls.get(d.endpoint_id) ?? ''}</td><td>${d.status}</td>
 <td><ol>${d.tries.map(
-    (a) => html`<li>${formatTime(new Date(a.at).toISOString())}: ${a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`}${a.error ? html` — ${a.error}` : ''}</li>`,
+    (a) =>
+      html`<li>${formatTime(new Date(a.at).toISOString())}: ${a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`}${a.error ? html` — ${a.error}` : ''}</li>`,
   )}</ol></td></tr>`,
 )}</tbody></table>`;
 }

@@ -61,8 +61,14 @@ describe('teams', () => {
     assert.deepEqual(team.features, ['people', 'offices']);
     assert.deepEqual(team.limits, { requestsPerDay: 5000, requestsPerMinute: 120, aiAnswersPerDay: 200 });
     const shown = await accounts().teams.get(operator, team.id);
-    assert.deepEqual(shown.members.map((m) => [m.email, m.role]), [[owner.email, 'owner']]);
-    assert.deepEqual((await accounts().memberships(owner.id)).map((m) => [m.teamId, m.role]), [[team.id, 'owner']]);
+    assert.deepEqual(
+      shown.members.map((m) => [m.email, m.role]),
+      [[owner.email, 'owner']],
+    );
+    assert.deepEqual(
+      (await accounts().memberships(owner.id)).map((m) => [m.teamId, m.role]),
+      [[team.id, 'owner']],
+    );
   });
 
   test('unknown features are 400; an account creates only its own team and without features', async () => {

@@ -80,10 +80,20 @@ test('hostile input is 400 (or 404 for an unknown follow) and changes nothing', 
   ];
   for (const body of bad) expectError(await api(solo.key, 'PUT', path, body), 400, 'invalid_request');
   for (const payload of ['{"email": {"frequency": ', 'null', '"daily"']) {
-    const raw = await w.t.app.inject({ method: 'PUT', url: `/api/v2${path}`, headers: { authorization: `Bearer ${solo.key}`, 'content-type': 'application/json' }, payload });
+    const raw = await w.t.app.inject({
+      method: 'PUT',
+      url: `/api/v2${path}`,
+      headers: { authorization: `Bearer ${solo.key}`, 'content-type': 'application/json' },
+      payload,
+    });
     expectError(raw, 400, 'invalid_request');
   }
-  const form = await w.t.app.inject({ method: 'PUT', url: `/api/v2${path}`, headers: { authorization: `Bearer ${solo.key}`, 'content-type': 'text/plain' }, payload: 'daily' });
+  const form = await w.t.app.inject({
+    method: 'PUT',
+    url: `/api/v2${path}`,
+    headers: { authorization: `Bearer ${solo.key}`, 'content-type': 'text/plain' },
+    payload: 'daily',
+  });
   expectError(form, 415, 'unsupported_media_type');
   expectError(await api(solo.key, 'PUT', `/me/follows/${'x'.repeat(201)}/alerts`, { email: { frequency: 'daily' } }), 400, 'invalid_request');
   expectError(await api(solo.key, 'PUT', '/me/follows/fol_nope/alerts', { email: { frequency: 'daily' } }), 404, 'not_found');

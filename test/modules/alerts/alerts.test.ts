@@ -156,12 +156,20 @@ test("each delivery shows on the follow's alerts: what was sent, when, and its s
     return deliveries.length === 2 && deliveries.every((d) => d.status === 'delivered') ? true : undefined;
   });
   await until('the email is recorded as sent', async () => {
-    const row = await service.ctx.db.selectFrom('alert_deliveries').select('status').where('follow_id', '=', follows.matter!).where('channel', '=', 'email').executeTakeFirst();
+    const row = await service.ctx.db
+      .selectFrom('alert_deliveries')
+      .select('status')
+      .where('follow_id', '=', follows.matter!)
+      .where('channel', '=', 'email')
+      .executeTakeFirst();
     return row?.status === 'sent' ? true : undefined;
   });
   const shown = (await api('GET', `/me/follows/${follows.matter}/alerts`)).body;
   assert.equal(shown.deliveries.length, 2);
-  assert.ok(shown.deliveries.every((d: any) => d.status === 'sent'), JSON.stringify(shown.deliveries));
+  assert.ok(
+    shown.deliveries.every((d: any) => d.status === 'sent'),
+    JSON.stringify(shown.deliveries),
+  );
   const email = shown.deliveries.find((d: any) => d.channel === 'email');
   const webhook = shown.deliveries.find((d: any) => d.channel === 'webhook');
   assert.equal(email.frequency, 'immediate');
@@ -230,14 +238,21 @@ test('the unsubscribe link works without signing in: GET only asks, POST (one-cl
   assert.deepEqual((await api('GET', `/me/follows/${follows.matter}/alerts`)).body.email, { frequency: 'immediate' });
 
   // RFC 8058 §3.2: the mail client's POST, without cookies.
-  const done = await fetch(`${service.url}${link}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const done = await fetch(`${service.url}${link}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
   assert.equal(done.status, 200);
   assert.match(await done.text(), /no more alert emails about SO2026-0025407/);
   const after = (await api('GET', `/me/follows/${follows.matter}/alerts`)).body;
   assert.equal(after.email, null);
   assert.equal(after.webhook, true, 'the webhook channel stays as it was');
   // Again: still fine, and the page says so.
-  assert.equal((await fetch(`${service.url}${link}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' })).status, 200);
+  assert.equal(
+    (await fetch(`${service.url}${link}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' })).status,
+    200,
+  );
   assert.match(await (await fetch(`${service.url}${link}`)).text(), /already get no alert emails/);
 
   // A token altered in one character, or of another shape, is a 404 page and changes nothing.

@@ -36,7 +36,10 @@ export async function startElms(): Promise<Replay & { changeRecord(): void }> {
     changeRecord() {
       replay.override('/matter', matters);
       replay.override(`/matter/${MATTER_ID}`, detail);
-      replay.override('/meeting', { data: [...meetings.data.slice(0, 2), meetings.data.find((m: { meetingId: string }) => m.meetingId === NEW_MEETING)], meta: {} });
+      replay.override('/meeting', {
+        data: [...meetings.data.slice(0, 2), meetings.data.find((m: { meetingId: string }) => m.meetingId === NEW_MEETING)],
+        meta: {},
+      });
     },
   });
 }

@@ -12,11 +12,20 @@ export async function answerKey(t: TestContext, options: { scopes?: Scope[]; aiP
     accountId: account.id,
     limits: { requestsPerDay: 100_000, requestsPerMinute: 100_000, aiAnswersPerDay: options.aiPerDay ?? 10_000 },
   });
-  const { key } = await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'answers', scopes: options.scopes ?? ['public.read', 'public.ai'] });
+  const { key } = await t.ctx.services.credentials.keys.create({
+    accountId: account.id,
+    name: 'answers',
+    scopes: options.scopes ?? ['public.read', 'public.ai'],
+  });
   return { key, accountId: account.id };
 }
 
-export function ask(t: TestContext, key: string, question: unknown, options: { version?: 'v1' | 'v2'; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
+export function ask(
+  t: TestContext,
+  key: string,
+  question: unknown,
+  options: { version?: 'v1' | 'v2'; headers?: Record<string, string> } = {},
+): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method: 'POST',
     url: `/api/${options.version ?? 'v1'}/answers`,

@@ -38,7 +38,10 @@ test('date phrases become ranges of days', () => {
 test('record numbers (any letter case) and wards are read; their digits are not dates', () => {
   const q = understand('How did the 1st ward alderperson and Ward 25 vote on so2026-0025407?', today);
   assert.deepEqual(q.records, ['so2026-0025407']);
-  assert.deepEqual(q.wards.sort((a, b) => a - b), [1, 25]);
+  assert.deepEqual(
+    q.wards.sort((a, b) => a - b),
+    [1, 25],
+  );
   assert.equal(q.range, null);
   assert.equal(q.intent, 'vote');
 });
@@ -69,7 +72,13 @@ const person = (id: string, name: string, kind = 'alderperson', ward: number | n
 const pick = (question: string, people: ReturnType<typeof person>[]) => pickPeople(people, new Set(tokens(question))).map((p) => p.id);
 
 test('names: family names alone for alderpersons, nicknames, and no everyday words', () => {
-  const alders = [person('hopkins', 'Brian Hopkins'), person('gardiner', 'James M. Gardiner'), person('hall', 'William E. Hall'), person('oshea', "Matthew J. O'Shea"), person('quinn', 'Marty Quinn')];
+  const alders = [
+    person('hopkins', 'Brian Hopkins'),
+    person('gardiner', 'James M. Gardiner'),
+    person('hall', 'William E. Hall'),
+    person('oshea', "Matthew J. O'Shea"),
+    person('quinn', 'Marty Quinn'),
+  ];
   assert.deepEqual(pick('How did Hopkins vote?', alders), ['hopkins']);
   assert.deepEqual(pick('How did Jim Gardiner vote?', alders), ['gardiner']);
   assert.deepEqual(pick("What did Ald. O'Shea sponsor?", alders), ['oshea']);

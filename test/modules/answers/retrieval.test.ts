@@ -25,8 +25,25 @@ before(async () => {
   await t.ctx.db
     .insertInto('testimony')
     .values([
-      { id: 't-official', meeting_id: MEETING, speaker_name: 'Gia Biagi', speaker_kind: 'official', organization: 'Department of Transportation', position: 'supports', summary: 'Zebra crossings cut pedestrian injuries at pilot sites', ...src('t-official') },
-      { id: 't-resident', meeting_id: MEETING, speaker_name: 'Jane Neighbor', speaker_kind: 'resident', position: 'opposes', summary: 'Quokka sanctuary expansion would close my alley', ...src('t-resident') },
+      {
+        id: 't-official',
+        meeting_id: MEETING,
+        speaker_name: 'Gia Biagi',
+        speaker_kind: 'official',
+        organization: 'Department of Transportation',
+        position: 'supports',
+        summary: 'Zebra crossings cut pedestrian injuries at pilot sites',
+        ...src('t-official'),
+      },
+      {
+        id: 't-resident',
+        meeting_id: MEETING,
+        speaker_name: 'Jane Neighbor',
+        speaker_kind: 'resident',
+        position: 'opposes',
+        summary: 'Quokka sanctuary expansion would close my alley',
+        ...src('t-resident'),
+      },
     ])
     .execute();
 });
@@ -36,7 +53,10 @@ after(async () => {
 
 test('an agenda item and an official’s testimony are found, and cite their meeting', async () => {
   const body = (await ask(t, key, 'zebra crossing pilot')).json();
-  assert.match(body.answer, /an agenda item of the Committee on Zoning, Landmarks and Building Standards meeting of 2023-10-12: “Zebra crossing pilot program on Wacker Drive”/);
+  assert.match(
+    body.answer,
+    /an agenda item of the Committee on Zoning, Landmarks and Building Standards meeting of 2023-10-12: “Zebra crossing pilot program on Wacker Drive”/,
+  );
   assert.match(body.answer, /testimony by Gia Biagi \(Department of Transportation\), supports/);
   assert.deepEqual(
     body.citations.map((c: { type: string; id: string }) => `${c.type}:${c.id}`),
@@ -61,10 +81,20 @@ test('votes and roll calls of the seeded council', async () => {
 test('the last council meeting with no business recorded yet is named, and the last sitting that has some answers', async () => {
   await t.ctx.db
     .insertInto('meetings')
-    .values({ id: 'council-2026-10-15', body_id: COUNCIL_ID, body_name: 'City Council', start_time: '2026-10-15T15:00:00Z', status: 'held', ...{ source: 'elms', source_id: 'council-2026-10-15', source_url: null } })
+    .values({
+      id: 'council-2026-10-15',
+      body_id: COUNCIL_ID,
+      body_name: 'City Council',
+      start_time: '2026-10-15T15:00:00Z',
+      status: 'held',
+      ...{ source: 'elms', source_id: 'council-2026-10-15', source_url: null },
+    })
     .execute();
   const body = (await ask(t, key, 'What passed at the last City Council meeting?')).json();
-  assert.match(body.answer, /^The record holds no actions from the meeting of the City Council on 2026-10-15\. At its last sitting with recorded business, on 2026-09-29, the City Council passed 1 matter: SO2026-0025407 .*passed 46–3/);
+  assert.match(
+    body.answer,
+    /^The record holds no actions from the meeting of the City Council on 2026-10-15\. At its last sitting with recorded business, on 2026-09-29, the City Council passed 1 matter: SO2026-0025407 .*passed 46–3/,
+  );
   const cited = body.citations.map((c: { type: string; id: string }) => `${c.type}:${c.id}`);
   assert.ok(cited.includes('meeting:council-2026-10-15'));
   assert.ok(cited.includes('matter:SO2026-0025407'));

@@ -36,25 +36,80 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { q: 'How did Ald. Hopkins vote on SO2026-0025407?', cites: [HOPKINS, PARKING_METERS, PARKING_METERS_VOTE], says: /Ald\. Brian Hopkins \(Ward 2\) voted Yea on SO2026-0025407 on 2026-09-29; the ordinance passed 46–3\./ },
-  { q: 'how did alderman sposato vote on so2026-0025407', cites: [SPOSATO, PARKING_METERS, PARKING_METERS_VOTE], says: /Sposato \(Ward 38\) voted Yea on SO2026-0025407/ },
-  { q: 'How did Jim Gardiner vote on the parking meter ownership transfer?', cites: [GARDINER, PARKING_METERS, PARKING_METERS_VOTE], says: /James M\. Gardiner \(Ward 45\) voted Yea on SO2026-0025407/ },
-  { q: 'How did the 1st ward alderman vote on the Foundry Park redevelopment agreement?', cites: [LA_SPATA, FOUNDRY_PARK, FOUNDRY_PARK_VOTE], says: /La Spata \(Ward 1\) voted Yea on SO2026-0027166 on 2026-09-23; the ordinance passed 49–1/ },
-  { q: 'Who voted against the parking meter deal?', cites: [PARKING_METERS, PARKING_METERS_VOTE], says: /passed 46–3\. Voting Nay: Jason C\. Ervin \(Ward 28\), William E\. Hall \(Ward 6\) and Byron Sigcho-Lopez \(Ward 25\)/ },
-  { q: 'How did Ald. Lee vote in September 2026?', cites: [LEE, PARKING_METERS, FOUNDRY_PARK], says: /Nicole T\. Lee \(Ward 11\)'s latest recorded votes in September 2026: Yea on SO2026-0025407/ },
-  { q: 'What passed at the last City Council meeting?', cites: [COUNCIL, PARKING_METERS, PARKING_METERS_VOTE], says: /on 2026-09-29, the City Council passed 1 matter: SO2026-0025407 .*passed 46–3/ },
+  {
+    q: 'How did Ald. Hopkins vote on SO2026-0025407?',
+    cites: [HOPKINS, PARKING_METERS, PARKING_METERS_VOTE],
+    says: /Ald\. Brian Hopkins \(Ward 2\) voted Yea on SO2026-0025407 on 2026-09-29; the ordinance passed 46–3\./,
+  },
+  {
+    q: 'how did alderman sposato vote on so2026-0025407',
+    cites: [SPOSATO, PARKING_METERS, PARKING_METERS_VOTE],
+    says: /Sposato \(Ward 38\) voted Yea on SO2026-0025407/,
+  },
+  {
+    q: 'How did Jim Gardiner vote on the parking meter ownership transfer?',
+    cites: [GARDINER, PARKING_METERS, PARKING_METERS_VOTE],
+    says: /James M\. Gardiner \(Ward 45\) voted Yea on SO2026-0025407/,
+  },
+  {
+    q: 'How did the 1st ward alderman vote on the Foundry Park redevelopment agreement?',
+    cites: [LA_SPATA, FOUNDRY_PARK, FOUNDRY_PARK_VOTE],
+    says: /La Spata \(Ward 1\) voted Yea on SO2026-0027166 on 2026-09-23; the ordinance passed 49–1/,
+  },
+  {
+    q: 'Who voted against the parking meter deal?',
+    cites: [PARKING_METERS, PARKING_METERS_VOTE],
+    says: /passed 46–3\. Voting Nay: Jason C\. Ervin \(Ward 28\), William E\. Hall \(Ward 6\) and Byron Sigcho-Lopez \(Ward 25\)/,
+  },
+  {
+    q: 'How did Ald. Lee vote in September 2026?',
+    cites: [LEE, PARKING_METERS, FOUNDRY_PARK],
+    says: /Nicole T\. Lee \(Ward 11\)'s latest recorded votes in September 2026: Yea on SO2026-0025407/,
+  },
+  {
+    q: 'What passed at the last City Council meeting?',
+    cites: [COUNCIL, PARKING_METERS, PARKING_METERS_VOTE],
+    says: /on 2026-09-29, the City Council passed 1 matter: SO2026-0025407 .*passed 46–3/,
+  },
   {
     q: 'What did the council pass in July 2026?',
-    cites: [COUNCIL, 'matter:R2026-0025438', 'matter:R2026-0025457', 'matter:R2026-0025460', 'matter:R2026-0026834', 'roll_call:257F1B3B-6854-F111-BEC5-001DD801AB0F:1:roll-call'],
+    cites: [
+      COUNCIL,
+      'matter:R2026-0025438',
+      'matter:R2026-0025457',
+      'matter:R2026-0025460',
+      'matter:R2026-0026834',
+      'roll_call:257F1B3B-6854-F111-BEC5-001DD801AB0F:1:roll-call',
+    ],
     says: /In July 2026, the City Council passed 4 matters: R2026-0025438 .*adopted 24–23 on 2026-07-22/,
     never: [PARKING_METERS],
   },
-  { q: 'Did the Lorenzo Williams settlement pass?', cites: ['matter:Or2026-0028317', 'roll_call:68E1344E-1EAE-F111-AAAB-001DD80AA3CC:1:roll-call'], says: /Its status is Passed .* passed 33–17/ },
-  { q: 'What is the status of so2026-0027166?', cites: [FOUNDRY_PARK, FOUNDRY_PARK_VOTE], says: /SO2026-0027166 is an ordinance: “Redevelopment agreement with Foundry Park/ },
+  {
+    q: 'Did the Lorenzo Williams settlement pass?',
+    cites: ['matter:Or2026-0028317', 'roll_call:68E1344E-1EAE-F111-AAAB-001DD80AA3CC:1:roll-call'],
+    says: /Its status is Passed .* passed 33–17/,
+  },
+  {
+    q: 'What is the status of so2026-0027166?',
+    cites: [FOUNDRY_PARK, FOUNDRY_PARK_VOTE],
+    says: /SO2026-0027166 is an ordinance: “Redevelopment agreement with Foundry Park/,
+  },
   { q: 'Who sponsored the Foundry Park redevelopment agreement?', cites: [FOUNDRY_PARK], says: /The record lists no sponsors for SO2026-0027166/ },
-  { q: "Who gave the most to Brian Hopkins's committee?", cites: [HOPKINS, 'committee:committee-25653'], says: /largest contributors to Brian Hopkins \(aldermanic committee, Ward 2\) were Chicago for Rahm Emanuel \(\$20,000\.00\)/ },
-  { q: "Who gave the most to Ed Burke's committee in 2018?", cites: ['committee:committee-4410'], says: /Ed Burke \(aldermanic committee, Ward 14\) in 2018 were Focal Point, LLC \(\$13,000\.00\)/ },
-  { q: "Who gave the most to the 42nd ward alderman's campaign?", cites: [REILLY, 'committee:committee-19263'], says: /Brendan Reilly \(aldermanic committee, Ward 42\) were Reilly, Brendan \(\$100,005\.00\)/ },
+  {
+    q: "Who gave the most to Brian Hopkins's committee?",
+    cites: [HOPKINS, 'committee:committee-25653'],
+    says: /largest contributors to Brian Hopkins \(aldermanic committee, Ward 2\) were Chicago for Rahm Emanuel \(\$20,000\.00\)/,
+  },
+  {
+    q: "Who gave the most to Ed Burke's committee in 2018?",
+    cites: ['committee:committee-4410'],
+    says: /Ed Burke \(aldermanic committee, Ward 14\) in 2018 were Focal Point, LLC \(\$13,000\.00\)/,
+  },
+  {
+    q: "Who gave the most to the 42nd ward alderman's campaign?",
+    cites: [REILLY, 'committee:committee-19263'],
+    says: /Brendan Reilly \(aldermanic committee, Ward 42\) were Reilly, Brendan \(\$100,005\.00\)/,
+  },
   {
     q: 'Which lobbyists reported contact with Walter Burnett?',
     cites: [BURNETT],
@@ -62,7 +117,11 @@ const cases: Case[] = [
   },
   { q: 'Who represents the 25th ward?', cites: [SIGCHO_LOPEZ], says: /^Ald\. Byron Sigcho-Lopez represents Ward 25\.$/ },
   { q: 'Who is Pat Dowell?', cites: [DOWELL], says: /Pat Dowell is the alderperson of Ward 3\./ },
-  { q: 'When did the Committee on Finance last meet?', cites: [FINANCE, 'meeting:B4FDE714-C953-EE11-BE6E-001DD80974AF'], says: /The Committee on Finance last met on 2023-10-02 at 10:00/ },
+  {
+    q: 'When did the Committee on Finance last meet?',
+    cites: [FINANCE, 'meeting:B4FDE714-C953-EE11-BE6E-001DD80974AF'],
+    says: /The Committee on Finance last met on 2023-10-02 at 10:00/,
+  },
   {
     q: `${'I have followed the council for years and read about every budget, ordinance, hearing and settlement in the papers. '.repeat(6)}Tell me: how did Alderman Hopkins vote on the parking meters ownership transfer to Stonepeak?`,
     cites: [HOPKINS, PARKING_METERS, PARKING_METERS_VOTE],
@@ -107,7 +166,10 @@ test('every citation opens the record’s public page and carries its title', as
     assert.equal(c.url, `http://council.test${pages[c.type]}${encodeURIComponent(c.id)}`);
     assert.ok(c.title.length > 0);
   }
-  assert.equal(body.citations.find((c: { type: string }) => c.type === 'matter').title.startsWith('SO2026-0025407: Authorization to approve ownership transfer'), true);
+  assert.equal(
+    body.citations.find((c: { type: string }) => c.type === 'matter').title.startsWith('SO2026-0025407: Authorization to approve ownership transfer'),
+    true,
+  );
 });
 
 test('a question with nothing relevant says so and cites nothing', async () => {

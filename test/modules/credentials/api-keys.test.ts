@@ -32,10 +32,21 @@ describe('making keys', () => {
     assert.equal(listed.length, 1);
     assert.ok(!JSON.stringify(listed).includes(created.key.slice(4)));
     assert.ok(!JSON.stringify(await keys().get(operator, created.id)).includes(created.key.slice(4)));
-    assert.deepEqual(
-      Object.keys(listed[0]!).sort(),
-      ['allowedIps', 'createdAt', 'createdBy', 'expiresAt', 'id', 'kind', 'lastUsedAt', 'name', 'owner', 'prefix', 'revokedAt', 'revokedReason', 'scopes'],
-    );
+    assert.deepEqual(Object.keys(listed[0]!).sort(), [
+      'allowedIps',
+      'createdAt',
+      'createdBy',
+      'expiresAt',
+      'id',
+      'kind',
+      'lastUsedAt',
+      'name',
+      'owner',
+      'prefix',
+      'revokedAt',
+      'revokedReason',
+      'scopes',
+    ]);
     // Two keys never share a value.
     const other = await keys().create({ accountId: a.id, name: 'phone', scopes: ['public.read'] });
     assert.notEqual(other.key, created.key);
@@ -45,10 +56,18 @@ describe('making keys', () => {
     const a = await makeAccount(t);
     const { admin, team } = await makeTeam(t);
     await keys().create({ accountId: a.id, name: 'p', scopes: ['public.read', 'public.ai', 'me.follows.read', 'me.follows.write'] });
-    await rejectsWith(keys().create({ accountId: a.id, name: 'p', scopes: ['team.notes.read'] }), 'invalid_request', /personal key cannot hold team\.notes\.read/);
+    await rejectsWith(
+      keys().create({ accountId: a.id, name: 'p', scopes: ['team.notes.read'] }),
+      'invalid_request',
+      /personal key cannot hold team\.notes\.read/,
+    );
     await rejectsWith(keys().create({ accountId: a.id, name: 'p', scopes: ['people.read'] }), 'invalid_request');
     await keys().create({ accountId: admin.id, teamId: team.id, name: 't', scopes: ['public.read', 'team.notes.write', 'people.read'] });
-    await rejectsWith(keys().create({ accountId: admin.id, teamId: team.id, name: 't', scopes: ['me.follows.read'] }), 'invalid_request', /team key cannot hold me\.follows\.read/);
+    await rejectsWith(
+      keys().create({ accountId: admin.id, teamId: team.id, name: 't', scopes: ['me.follows.read'] }),
+      'invalid_request',
+      /team key cannot hold me\.follows\.read/,
+    );
   });
 
   test('unknown or missing scopes are 400', async () => {
@@ -68,7 +87,11 @@ describe('making keys', () => {
     await keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['team.positions.write'] });
     await keys().create({ by: operator, accountId: admin.id, teamId: team.id, name: 'a', scopes: ['team.follows.write'] });
     // people.private.read needs the offices feature.
-    await rejectsWith(keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['people.private.read'] }), 'invalid_request', /people\.private\.read/);
+    await rejectsWith(
+      keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['people.private.read'] }),
+      'invalid_request',
+      /people\.private\.read/,
+    );
     await t.ctx.services.accounts.teams.setFeatures(operator, { teamId: team.id, enable: ['offices'] });
     await keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['people.read', 'people.private.read'] });
   });
@@ -128,7 +151,10 @@ describe('managing keys', () => {
     const ownersKey = await keys().create({ accountId: owner.id, teamId: team.id, name: 'owner key', scopes: ['team.notes.read'] });
     const personal = await keys().create({ accountId: owner.id, name: 'personal', scopes: ['public.read'] });
     const seenByAdmin = await keys().list(asAccount(admin.id), { teamId: team.id });
-    assert.deepEqual(seenByAdmin.map((k) => k.id), [ownersKey.id]);
+    assert.deepEqual(
+      seenByAdmin.map((k) => k.id),
+      [ownersKey.id],
+    );
     assert.deepEqual(seenByAdmin[0]!.owner, { type: 'team', teamId: team.id, teamName: team.name });
     await rejectsWith(keys().list(asAccount(member.id), { teamId: team.id }), 'not_found');
     await rejectsWith(keys().get(asAccount(stranger.id), ownersKey.id), 'not_found');

@@ -23,7 +23,10 @@ describe('refusals', () => {
     const a = await makeAccount(t);
     for (const token of ['ctk_doesnotexist00000000000000000000', 'not-a-key', '']) {
       const err = await rejectsWith(verify(token), 'unauthorized');
-      assert.match(err.headers['WWW-Authenticate']!, /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token", error_description="[^"]+"$/);
+      assert.match(
+        err.headers['WWW-Authenticate']!,
+        /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token", error_description="[^"]+"$/,
+      );
     }
     const revoked = await keys().create({ accountId: a.id, name: 'r', scopes: ['public.read'] });
     await verify(revoked.key);
@@ -116,7 +119,12 @@ describe('live power', () => {
 
   test('a role lost drops the scopes it granted on the next call; regained, they return', async () => {
     const { admin, team } = await makeTeam(t);
-    const { key } = await keys().create({ accountId: admin.id, teamId: team.id, name: 't', scopes: ['team.positions.write', 'team.follows.write', 'team.notes.read'] });
+    const { key } = await keys().create({
+      accountId: admin.id,
+      teamId: team.id,
+      name: 't',
+      scopes: ['team.positions.write', 'team.follows.write', 'team.notes.read'],
+    });
     await t.ctx.services.accounts.members.setRole(operator, { teamId: team.id, accountId: admin.id, role: 'member' });
     const demoted = await verify(key);
     assert.equal(demoted.team?.role, 'member');

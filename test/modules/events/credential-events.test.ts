@@ -20,7 +20,9 @@ let receiver: WebhookReceiver;
 
 before(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestContext({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_SWEEP_SECONDS: '1', JOBS_STOP_GRACE_SECONDS: '1' } });
+  t = await startTestContext({
+    env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_SWEEP_SECONDS: '1', JOBS_STOP_GRACE_SECONDS: '1' },
+  });
   await startWorkers(t.ctx);
 });
 after(async () => {
@@ -42,7 +44,11 @@ const summary = (entries: Awaited<ReturnType<typeof logOf>>) => entries.map((e) 
 /** Every logged event reached the endpoint exactly once, with a valid signature and the logged data. */
 async function allDelivered(path: string, accountId: string) {
   const log = await logOf(accountId);
-  await until(`${log.length} events delivered to ${path}`, async () => (receiver.received.filter((r) => r.path === path).length >= log.length ? true : undefined), 30);
+  await until(
+    `${log.length} events delivered to ${path}`,
+    async () => (receiver.received.filter((r) => r.path === path).length >= log.length ? true : undefined),
+    30,
+  );
   const got = receiver.received.filter((r) => r.path === path);
   assert.deepEqual(got.map((r) => r.id).sort(), log.map((e) => e.id).sort());
   for (const r of got) {

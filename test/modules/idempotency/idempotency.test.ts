@@ -23,7 +23,10 @@ test('checkKey accepts 1 to 255 characters and refuses 0 or 256 with invalid_req
   assert.equal(checkKey('a'), 'a');
   assert.equal(checkKey('k'.repeat(255)).length, 255);
   for (const bad of ['', 'k'.repeat(256)]) {
-    assert.throws(() => checkKey(bad), (e: unknown) => e instanceof AppError && e.code === 'invalid_request' && e.status === 400);
+    assert.throws(
+      () => checkKey(bad),
+      (e: unknown) => e instanceof AppError && e.code === 'invalid_request' && e.status === 400,
+    );
   }
 });
 
@@ -49,7 +52,10 @@ test('a value nested past the fingerprint depth is invalid_request, however deep
   cyclic.a = cyclic;
   cyclic.b = cyclic;
   for (const value of [nested(MAX_CANONICAL_DEPTH + 1), nested(100_000), cyclic]) {
-    assert.throws(() => requestFingerprint('POST', '/api/v2/x', value, 'acc_1'), (e: unknown) => e instanceof AppError && e.code === 'invalid_request');
+    assert.throws(
+      () => requestFingerprint('POST', '/api/v2/x', value, 'acc_1'),
+      (e: unknown) => e instanceof AppError && e.code === 'invalid_request',
+    );
   }
 });
 

@@ -21,7 +21,13 @@ after(async () => {
 
 async function codeFor(clientId: string, verifier: string): Promise<string> {
   const oauth = t.ctx.services.oauth;
-  const checked = await oauth.authorize.check({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: s256(verifier), code_challenge_method: 'S256' });
+  const checked = await oauth.authorize.check({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: s256(verifier),
+    code_challenge_method: 'S256',
+  });
   assert.ok('request' in checked);
   return new URL(await oauth.approve(checked.request, accountId, 'personal')).searchParams.get('code')!;
 }
@@ -48,7 +54,13 @@ test('access tokens expire after ACCESS_TOKEN_TTL_SECONDS, refresh tokens after 
   const oauth = t.ctx.services.oauth;
   const { client_id } = await oauth.clients.register({ redirect_uris: [REDIRECT] }, '127.0.0.1');
   const verifier = 'w'.repeat(50);
-  const tokens = await oauth.token({ grant_type: 'authorization_code', code: await codeFor(client_id, verifier), client_id, redirect_uri: REDIRECT, code_verifier: verifier });
+  const tokens = await oauth.token({
+    grant_type: 'authorization_code',
+    code: await codeFor(client_id, verifier),
+    client_id,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
   const verify = (token: string) => t.ctx.services.credentials.verify({ token, ip: '127.0.0.1', surface: 'api' });
   assert.equal((await verify(tokens.access_token)).credential.type, 'oauth');
   clock.advance(601_000);

@@ -12,7 +12,11 @@ test('a cursor round-trips its key and is opaque base64url', () => {
 test('malformed cursors and cursors of another sort or shape are invalid_request', () => {
   const bad = ['', '!!!', 'eyJ4IjoxfQ', Buffer.from('[1,2]').toString('base64url'), Buffer.from('{"s":"x","k":[{"a":1}]}').toString('base64url')];
   for (const raw of bad) {
-    assert.throws(() => decodeCursor(raw, 'x', 1), (e: unknown) => e instanceof AppError && e.code === 'invalid_request', raw);
+    assert.throws(
+      () => decodeCursor(raw, 'x', 1),
+      (e: unknown) => e instanceof AppError && e.code === 'invalid_request',
+      raw,
+    );
   }
   const other = encodeCursor('record', ['O2023-1']);
   assert.throws(() => decodeCursor(other, '-record', 1), /made for sort "record"/);
@@ -20,8 +24,23 @@ test('malformed cursors and cursors of another sort or shape are invalid_request
 });
 
 test('toPage cuts the extra row and points the cursor at the last row kept', () => {
-  const page = toPage([{ id: 'a' }, { id: 'b' }, { id: 'c' }], 2, 'id', (r) => [r.id], (r) => r.id);
+  const page = toPage(
+    [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+    2,
+    'id',
+    (r) => [r.id],
+    (r) => r.id,
+  );
   assert.deepEqual(page.data, ['a', 'b']);
   assert.deepEqual(decodeCursor(page.meta.nextCursor!, 'id', 1), ['b']);
-  assert.equal(toPage([{ id: 'a' }], 2, 'id', (r) => [r.id], (r) => r.id).meta.nextCursor, null);
+  assert.equal(
+    toPage(
+      [{ id: 'a' }],
+      2,
+      'id',
+      (r) => [r.id],
+      (r) => r.id,
+    ).meta.nextCursor,
+    null,
+  );
 });

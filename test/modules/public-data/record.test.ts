@@ -19,7 +19,8 @@ after(async () => {
   await t.close();
 });
 
-const read = async (id: OperationId, input: unknown): Promise<any> => (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result;
+const read = async (id: OperationId, input: unknown): Promise<any> =>
+  (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result;
 
 test("a person's voting record is the sum of their votes, with the majority of each roll call", async () => {
   // A voter in the split roll calls, so agreement is not trivially 100 %.
@@ -27,7 +28,12 @@ test("a person's voting record is the sum of their votes, with the majority of e
   const detail = await read('roll-calls.read', { id: split.id });
   const dissenter = detail.votes.find((v: any) => v.value === (split.yea > split.nay ? 'Nay' : 'Yea'));
   for (const personId of [dissenter.personId, seeded.alders[0]!.id]) {
-    let total = 0, yea = 0, nay = 0, absent = 0, decided = 0, withMajority = 0;
+    let total = 0,
+      yea = 0,
+      nay = 0,
+      absent = 0,
+      decided = 0,
+      withMajority = 0;
     for (const rc of seeded.rollCalls) {
       const votes = (await read('roll-calls.read', { id: rc.id })).votes;
       const v = votes.find((x: any) => x.personId === personId);
@@ -83,7 +89,12 @@ test('the follower count of a record counts personal and team follows, by its ca
   const b = await t.ctx.services.accounts.create({ email: 'two@example.org' });
   for (const account of [a, b]) {
     const { key } = await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'k', scopes: ['me.follows.write'] });
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/me/follows', headers: { authorization: `Bearer ${key}` }, payload: { type: 'legislation', refId: record.toLowerCase() } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/me/follows',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { type: 'legislation', refId: record.toLowerCase() },
+    });
     assert.equal(res.statusCode, 201, res.body);
   }
   const counted = await read('followers.count.read', { type: 'legislation', refId: record.toLowerCase() });

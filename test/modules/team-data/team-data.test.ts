@@ -95,7 +95,10 @@ test('every committed team write publishes one event; a refused write publishes 
     perform(actor, 'team.positions.replace', { positions: [{ recordId: 'O2099-404', stance: 'supports', label: '' }] }),
     (e: unknown) => e instanceof AppError && e.code === 'not_found',
   );
-  await assert.rejects(perform(actor, 'team.notes.update', { id: note.id, change: { body: 'mine now' } }), (e: unknown) => e instanceof AppError && e.code === 'forbidden');
+  await assert.rejects(
+    perform(actor, 'team.notes.update', { id: note.id, change: { body: 'mine now' } }),
+    (e: unknown) => e instanceof AppError && e.code === 'forbidden',
+  );
   assert.equal((await perform(actor, 'team.positions.list', { limit: 50 })).data.length, 1);
 
   const got = await eventsFor(team.id, 6);

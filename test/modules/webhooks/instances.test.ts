@@ -32,7 +32,11 @@ test('a retrying delivery survives a restart, and an event filed with no queue r
     receiver.script.set(path, [{ status: 500 }]);
     const retried = event();
     await first.ctx.services.webhooks.publish(account.id, retried);
-    await until('the first attempt failed', async () => ((await first.ctx.services.webhooks.list(by)).deliveries[0]?.tries.length === 1 ? true : undefined), 30);
+    await until(
+      'the first attempt failed',
+      async () => ((await first.ctx.services.webhooks.list(by)).deliveries[0]?.tries.length === 1 ? true : undefined),
+      30,
+    );
     await first.close();
 
     // What the CLI does: a context that runs no queue files an event.
@@ -65,7 +69,9 @@ test('a retrying delivery survives a restart, and an event filed with no queue r
   }
 });
 
-test('two instances on one PostgreSQL database deliver each event once per endpoint', { skip: !process.env.DATABASE_URL && 'PostgreSQL only (set DATABASE_URL)' }, async () => {
+test('two instances on one PostgreSQL database deliver each event once per endpoint', {
+  skip: !process.env.DATABASE_URL && 'PostgreSQL only (set DATABASE_URL)',
+}, async () => {
   const db = await freshDatabase();
   const one = await startService(db.env, env);
   const two = await startService(db.env, env);

@@ -19,7 +19,13 @@ let receiver: WebhookReceiver;
 before(async () => {
   receiver = await startWebhookReceiver();
   t = await startTestContext({
-    env: { OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_LIMIT: '2', WEBHOOK_RETRY_DELAY_SECONDS: '1', WEBHOOK_SWEEP_SECONDS: '1', JOBS_STOP_GRACE_SECONDS: '1' },
+    env: {
+      OUTBOUND_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_RETRY_LIMIT: '2',
+      WEBHOOK_RETRY_DELAY_SECONDS: '1',
+      WEBHOOK_SWEEP_SECONDS: '1',
+      JOBS_STOP_GRACE_SECONDS: '1',
+    },
   });
   await startWorkers(t.ctx);
 });
@@ -45,13 +51,26 @@ const deliveriesOf = async (by: ReturnType<typeof asAccount>) => (await t.ctx.se
 /** On a timeout, what the deliveries and their jobs looked like (for diagnosing a slow queue). */
 async function explain(by: ReturnType<typeof asAccount>, err: Error): Promise<never> {
   const deliveries = await deliveriesOf(by);
-  const jobs = await sql`select state, retry_count, start_after, started_on, completed_on, singleton_key, output from pgboss.job where name = 'webhooks.deliver' and singleton_key in (${sql.join(deliveries.map((d) => d.id))})`.execute(t.ctx.db);
+  const jobs =
+    await sql`select state, retry_count, start_after, started_on, completed_on, singleton_key, output from pgboss.job where name = 'webhooks.deliver' and singleton_key in (${sql.join(deliveries.map((d) => d.id))})`.execute(
+      t.ctx.db,
+    );
   throw new Error(`${err.message}\n${JSON.stringify({ deliveries, jobs: jobs.rows, now: new Date() }, null, 1)}`);
 }
 
 test('endpoint URLs at private, link-local, unique-local or mapped addresses, or not https-like, are refused and nothing is stored', async () => {
   const { by } = await person();
-  for (const url of ['http://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[fd00::1]/x', 'https://[::ffff:192.168.0.1]/', 'ftp://example.com/', 'https://user:pw@example.com/', 'not a url', '', `https://x.example/${'a'.repeat(2100)}`]) {
+  for (const url of [
+    'http://10.0.0.1/hook',
+    'https://169.254.169.254/latest',
+    'https://[fd00::1]/x',
+    'https://[::ffff:192.168.0.1]/',
+    'ftp://example.com/',
+    'https://user:pw@example.com/',
+    'not a url',
+    '',
+    `https://x.example/${'a'.repeat(2100)}`,
+  ]) {
     await assert.rejects(t.ctx.services.webhooks.add(by, { url }), (err: any) => err.code === 'invalid_request' && err.status === 400, url);
   }
   assert.deepEqual((await t.ctx.services.webhooks.list(by)).endpoints, []);
@@ -119,7 +138,11 @@ test('an endpoint that keeps failing ends as failed after the last retry', async
 test('a redirect to a private address is refused at delivery and recorded as a failed attempt', async () => {
   const { id, by } = await person();
   await endpoint(by, '/moved');
-  receiver.script.set('/moved', [{ redirect: 'http://10.0.0.9/steal' }, { redirect: 'http://169.254.169.254/latest/meta-data/' }, { redirect: `${receiver.url}/arrived` }]);
+  receiver.script.set('/moved', [
+    { redirect: 'http://10.0.0.9/steal' },
+    { redirect: 'http://169.254.169.254/latest/meta-data/' },
+    { redirect: `${receiver.url}/arrived` },
+  ]);
   await t.ctx.services.webhooks.publish(id, { id: `evt_test_${crypto.randomUUID()}`, type: 'credential.issued', data: {} });
   const [delivery] = await until('the delivery gets past the refused redirects', async () => {
     const d = await deliveriesOf(by);

@@ -28,9 +28,14 @@ after(async () => {
 });
 
 const QUESTION = 'How did Ald. Hopkins vote on SO2026-0025407?';
-const usage = async (k: string) => (await fetch(`${base}/api/v2/me`, { headers: { authorization: `Bearer ${k}` } }).then((r) => r.json() as Promise<any>)).usage;
+const usage = async (k: string) =>
+  (await fetch(`${base}/api/v2/me`, { headers: { authorization: `Bearer ${k}` } }).then((r) => r.json() as Promise<any>)).usage;
 const textOf = (task: Task) => task.artifacts[0]!.parts.find((p) => p.content?.$case === 'text')?.content?.value;
-const dataOf = (task: Task) => task.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')?.content?.value as { citations: { type: string; id: string; url: string }[]; model: string };
+const dataOf = (task: Task) =>
+  task.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')?.content?.value as {
+    citations: { type: string; id: string; url: string }[];
+    model: string;
+  };
 
 describe('the agent card', () => {
   test('is served at both well-known URLs, read by the SDK as a v1.0 card', async () => {
@@ -140,7 +145,11 @@ describe('v1.0 methods through the SDK client', () => {
     await assert.rejects(other.getTask(GetTaskRequest.fromJSON({ id: task.id })), /not found/i);
     await assert.rejects(other.cancelTask(CancelTaskRequest.fromJSON({ id: task.id })), /not found/i);
     // A key of the same owner sees it: tasks belong to the account, not to one key.
-    const second = await t.ctx.services.credentials.keys.create({ accountId: (await t.ctx.services.accounts.findByEmail(await ownerEmail(key)))!.id, name: 'second', scopes: ['public.ai'] });
+    const second = await t.ctx.services.credentials.keys.create({
+      accountId: (await t.ctx.services.accounts.findByEmail(await ownerEmail(key)))!.id,
+      name: 'second',
+      scopes: ['public.ai'],
+    });
     assert.equal((await (await a2aClient(base, second.key)).getTask(GetTaskRequest.fromJSON({ id: task.id }))).id, task.id);
   });
 
@@ -180,9 +189,16 @@ describe('v0.3 method names through the SDK’s v0.3 client', () => {
 
 describe('credentials and limits', () => {
   test('no credential: 401 with the Bearer challenge for /a2a', async () => {
-    const res = await fetch(`${base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }) });
+    const res = await fetch(`${base}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }),
+    });
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/a2a", scope="public.read public.ai"`);
+    assert.equal(
+      res.headers.get('www-authenticate'),
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/a2a", scope="public.read public.ai"`,
+    );
     const body = (await res.json()) as any;
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(body.error.data.code, 'unauthorized');
@@ -210,7 +226,12 @@ describe('credentials and limits', () => {
     const raw = await fetch(`${base}/a2a`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${once}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: QUESTION }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: QUESTION }] } },
+      }),
     });
     assert.equal(raw.status, 429);
     assert.equal(((await raw.json()) as any).error.data.code, 'ai_daily_limit');

@@ -32,7 +32,13 @@ export async function startModel(): Promise<ModelServer> {
       if (res.destroyed) return;
       const content = JSON.stringify({ answer: `Answered from ${user.includes('"R1"') ? 'the records' : 'nothing'}.`, citations: ['R1'] });
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] }),
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+        }),
       );
     };
     if (!user.includes('slowly')) return send();
@@ -67,7 +73,10 @@ export function keyFetch(key: string, seen?: string[]): typeof fetch {
     if (seen && typeof init?.body === 'string') seen.push(JSON.parse(init.body).method);
     return fetch(input, init);
   };
-  return createAuthenticatingFetchWithRetry(recording, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
+  return createAuthenticatingFetchWithRetry(recording, {
+    headers: async () => ({ Authorization: `Bearer ${key}` }),
+    shouldRetryWithHeaders: async () => undefined,
+  });
 }
 
 /** The SDK's v1.0 client, from the agent card at the service's well-known URL. */

@@ -25,7 +25,10 @@ before(async () => {
   base = `http://127.0.0.1:${port}`;
   t = await startTestContext({ clock, env: { BASE_URL: base, SMTP_URL: smtp.url, CLAIM_INTERVAL_SECONDS: '5', REGISTRATION_TTL_SECONDS: '1800' } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 });
 after(async () => {
   await browser?.close();
@@ -35,7 +38,9 @@ after(async () => {
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const init: RequestInit =
-    body === undefined ? { method: 'POST', headers } : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+    body === undefined
+      ? { method: 'POST', headers }
+      : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
   const res = await fetch(`${base}${path}`, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
@@ -51,10 +56,19 @@ async function register(email: string, agent = 'Research Agent') {
   const mail = await until('the approval mail arrived', async () => smtp.messages.slice(sent).find((m) => m.to.includes(email)), 20);
   const link = /https?:\/\/\S+\/agents\/approve\?code=\S+/.exec(mail.text)?.[0];
   assert.ok(link, mail.text);
-  return { ...res.body, link, mail } as { registration_id: string; claim_token: string; claim_uri: string; interval: number; expires_in: number; link: string; mail: typeof mail };
+  return { ...res.body, link, mail } as {
+    registration_id: string;
+    claim_token: string;
+    claim_uri: string;
+    interval: number;
+    expires_in: number;
+    link: string;
+    mail: typeof mail;
+  };
 }
 
-const claim = (r: { registration_id: string; claim_token: string }) => post('/agent/auth/claim', { registration_id: r.registration_id, claim_token: r.claim_token });
+const claim = (r: { registration_id: string; claim_token: string }) =>
+  post('/agent/auth/claim', { registration_id: r.registration_id, claim_token: r.claim_token });
 
 async function decideInBrowser(link: string, button: 'Approve' | 'Deny') {
   const context = await browser.newContext();

@@ -143,7 +143,10 @@ describe('stances from the dashboard', () => {
     const b = browserWith(w.t, team.sessions.owner);
     const missing = await b.post(`${page()}/${record}/stance`, { stance: 'supports' });
     assert.equal(missing.status, 403);
-    const wrong = await b.post(`${page()}/${record}/stance`, { _csrf: csrfOf((await browserWith(w.t, team.sessions.admin).get(page())).body), stance: 'supports' });
+    const wrong = await b.post(`${page()}/${record}/stance`, {
+      _csrf: csrfOf((await browserWith(w.t, team.sessions.admin).get(page())).body),
+      stance: 'supports',
+    });
     assert.equal(wrong.status, 403);
     const token = csrfOf((await b.get(page())).body);
     const crossSite = await b.post(`${page()}/${record}/stance`, { _csrf: token, stance: 'supports' }, { 'sec-fetch-site': 'cross-site' });

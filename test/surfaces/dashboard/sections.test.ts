@@ -50,7 +50,13 @@ describe('follows and positions', () => {
     const page = await b.get(url('positions'));
     assert.match(page.body, /Housing, amended/);
     const stance = (await api(w.t)(team.keys.owner, 'GET', `/team/legislation/${record}/stance`)).json();
-    assert.deepEqual(stance.history.map((h: any) => [h.stance, h.source]), [['opposes', 'dashboard'], ['supports', 'dashboard']]);
+    assert.deepEqual(
+      stance.history.map((h: any) => [h.stance, h.source]),
+      [
+        ['opposes', 'dashboard'],
+        ['supports', 'dashboard'],
+      ],
+    );
     const id = /id="position-([^"]+)"/.exec(page.body)![1]!;
     assert.equal((await b.submit(url('positions'), `${url('positions')}/${id}/remove`, {})).status, 303);
     assert.equal((await api(w.t)(team.keys.owner, 'GET', `/team/legislation/${record}/stance`)).statusCode, 404);
@@ -61,7 +67,11 @@ describe('notes', () => {
   test('a member writes a note about a bill; only the author edits or deletes it', async () => {
     const member = browserWith(w.t, team.sessions.member);
     const owner = browserWith(w.t, team.sessions.owner);
-    const made = await member.submit(url('notes'), url('notes'), { body: 'Sponsor is open to amendments.', subjectType: 'matter', subjectRef: record.toLowerCase() });
+    const made = await member.submit(url('notes'), url('notes'), {
+      body: 'Sponsor is open to amendments.',
+      subjectType: 'matter',
+      subjectRef: record.toLowerCase(),
+    });
     assert.equal(made.status, 303);
     const seen = await owner.get(url('notes'));
     assert.match(seen.body, /Sponsor is open to amendments\./);

@@ -40,10 +40,23 @@ before(async () => {
   // The sample's campaign committee has receipts only; give it some spending.
   await h.t.ctx.db
     .insertInto('expenditures')
-    .values(['2023-01-05', '2023-02-11', '2023-02-11'].map((date, i) => ({
-      id: `expenditure-${i}`, committee_id: COMMITTEE_ID, expended_date: date, amount: `${100 + i}.50`, payee: `Payee ${i}`, purpose: i ? 'Printing' : null,
-      address: null, city: 'Chicago', state: 'IL', zip: null, source: 'test', source_id: `expenditure-${i}`, source_url: null,
-    })))
+    .values(
+      ['2023-01-05', '2023-02-11', '2023-02-11'].map((date, i) => ({
+        id: `expenditure-${i}`,
+        committee_id: COMMITTEE_ID,
+        expended_date: date,
+        amount: `${100 + i}.50`,
+        payee: `Payee ${i}`,
+        purpose: i ? 'Printing' : null,
+        address: null,
+        city: 'Chicago',
+        state: 'IL',
+        zip: null,
+        source: 'test',
+        source_id: `expenditure-${i}`,
+        source_url: null,
+      })),
+    )
     .execute();
 });
 after(async () => {
@@ -113,7 +126,10 @@ test('ward(lat, lon) answers what /wards answers: City Hall is in ward 42 with i
   assert.ok(d.ward.alderperson, 'the sample has the alderperson of ward 42');
   // The alderperson is a Person of the graph: its parts load as any person's do.
   const terms = (await data(`{ ward(lat: 41.8837, lon: -87.6318) { alderperson { terms { office ward } } } }`)).ward.alderperson.terms;
-  assert.deepEqual(terms, (await h.rest(key, `/people/${rest.alderperson.id}`)).terms.map((t: any) => ({ office: t.office, ward: t.ward })));
+  assert.deepEqual(
+    terms,
+    (await h.rest(key, `/people/${rest.alderperson.id}`)).terms.map((t: any) => ({ office: t.office, ward: t.ward })),
+  );
 });
 
 test('a point in the lake is in no ward, as /wards says; coordinates out of range are refused as REST refuses them', async () => {

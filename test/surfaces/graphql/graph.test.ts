@@ -17,7 +17,8 @@ after(async () => {
 
 const TALLIES = 'tallies { yea nay absent notVoting present recused vacant risingVote }';
 const ROLL_CALL = `id matterId recordNumber meetingId bodyId date actionName result sourceUrl updatedAt ${TALLIES}`;
-const MATTER = 'id recordNumber legacyRecordNumber type title status category keyLegislation introductionDate finalActionDate controllingBodyId topics sponsorNames sourceUrl updatedAt';
+const MATTER =
+  'id recordNumber legacyRecordNumber type title status category keyLegislation introductionDate finalActionDate controllingBodyId topics sponsorNames sourceUrl updatedAt';
 const ACTION = 'id sort date name text bodyId bodyName meetingId result';
 const VOTE = 'rollCallId personId personName ward value date matterId recordNumber actionName meetingId updatedAt';
 
@@ -35,13 +36,20 @@ test('matters with sponsors, actions, roll calls and votes read as v1 does, page
   do {
     const page: any = (await data(query, cursor ? { cursor } : {})).matters;
     const rest = await h.rest(key, `/matters?limit=25${cursor ? `&cursor=${cursor}` : ''}`);
-    assert.deepEqual(page.data.map((m: any) => without(m, 'sponsors', 'actions', 'rollCalls')), rest.data);
+    assert.deepEqual(
+      page.data.map((m: any) => without(m, 'sponsors', 'actions', 'rollCalls')),
+      rest.data,
+    );
     assert.equal(page.meta.nextCursor, rest.meta.nextCursor);
     for (const m of page.data) {
       const detail = await h.rest(key, `/matters/${m.recordNumber}`);
       assert.deepEqual(m.sponsors, detail.sponsors, m.recordNumber);
       assert.deepEqual(m.actions, detail.actions, m.recordNumber);
-      assert.deepEqual(m.rollCalls.map((r: any) => without(r, 'votes')), detail.rollCalls, m.recordNumber);
+      assert.deepEqual(
+        m.rollCalls.map((r: any) => without(r, 'votes')),
+        detail.rollCalls,
+        m.recordNumber,
+      );
       for (const r of m.rollCalls) {
         assert.deepEqual(r.votes, (await h.rest(key, `/roll-calls/${r.id}`)).votes);
         votesSeen += r.votes.length;
@@ -57,8 +65,9 @@ test('matters with sponsors, actions, roll calls and votes read as v1 does, page
 
 test("votes asked only for whose and which value come in the roll call's order; an alias asking names beside them gets the names", async () => {
   const bare = (await data(`{ matters(limit: 25) { data { recordNumber rollCalls { id votes { personId value person { name } } } } } }`)).matters.data;
-  const mixed = (await data(`{ matters(limit: 25) { data { rollCalls { id votes { personId value } named: votes { name ward } } again: rollCalls { votes { name } } } } }`))
-    .matters.data;
+  const mixed = (
+    await data(`{ matters(limit: 25) { data { rollCalls { id votes { personId value } named: votes { name ward } } again: rollCalls { votes { name } } } } }`)
+  ).matters.data;
   let seen = 0;
   for (const [i, m] of bare.entries()) {
     for (const [j, r] of m.rollCalls.entries()) {
@@ -68,11 +77,23 @@ test("votes asked only for whose and which value come in the roll call's order; 
         rest.map((v) => ({ personId: v.personId, value: v.value })),
         r.id,
       );
-      assert.ok(r.votes.every((v: any) => typeof v.person?.name === 'string'), 'each voter read by id');
+      assert.ok(
+        r.votes.every((v: any) => typeof v.person?.name === 'string'),
+        'each voter read by id',
+      );
       const other = mixed[i].rollCalls[j];
-      assert.deepEqual(other.votes, rest.map((v) => ({ personId: v.personId, value: v.value })));
-      assert.deepEqual(other.named, rest.map((v) => ({ name: v.name, ward: v.ward })));
-      assert.deepEqual(mixed[i].again[j].votes, rest.map((v) => ({ name: v.name })));
+      assert.deepEqual(
+        other.votes,
+        rest.map((v) => ({ personId: v.personId, value: v.value })),
+      );
+      assert.deepEqual(
+        other.named,
+        rest.map((v) => ({ name: v.name, ward: v.ward })),
+      );
+      assert.deepEqual(
+        mixed[i].again[j].votes,
+        rest.map((v) => ({ name: v.name })),
+      );
       seen += r.votes.length;
     }
   }
@@ -81,10 +102,13 @@ test("votes asked only for whose and which value come in the roll call's order; 
 
 test('a matter by record number, a roll call by id and the votes list read as v1 does', async () => {
   const rc = h.seeded.rollCalls[0]!;
-  const d = await data(`query($record: String!, $id: String!, $matter: String) {
+  const d = await data(
+    `query($record: String!, $id: String!, $matter: String) {
     matter(record: $record) { ${MATTER} sponsors { personId name role } actions { ${ACTION} } rollCalls { ${ROLL_CALL} } }
     rollCall(id: $id) { ${ROLL_CALL} votes { personId name ward value } matter { recordNumber title } }
-    votes(matter: $matter, limit: 7) { data { ${VOTE} } meta { nextCursor } } }`, { record: rc.recordNumber.toLowerCase(), id: rc.id, matter: rc.recordNumber });
+    votes(matter: $matter, limit: 7) { data { ${VOTE} } meta { nextCursor } } }`,
+    { record: rc.recordNumber.toLowerCase(), id: rc.id, matter: rc.recordNumber },
+  );
   const matter = await h.rest(key, `/matters/${rc.recordNumber}`);
   assert.deepEqual(d.matter, without(matter, 'attachments', 'substituteOf', 'substitutes', 'relatedRecordNumbers'));
   const rollCall = await h.rest(key, `/roll-calls/${rc.id}`);
@@ -124,7 +148,10 @@ test('people in a list get each their own page of votes, as each one alone does'
   assert.equal(d.people.data.length, 5);
   for (const p of d.people.data) {
     const rest = await h.rest(key, `/votes?person=${p.id}&limit=2`);
-    assert.deepEqual(p.votes.data, rest.data.map((v: any) => ({ rollCallId: v.rollCallId, personId: v.personId, value: v.value })));
+    assert.deepEqual(
+      p.votes.data,
+      rest.data.map((v: any) => ({ rollCallId: v.rollCallId, personId: v.personId, value: v.value })),
+    );
     assert.equal(p.votes.meta.nextCursor, rest.meta.nextCursor);
   }
 });
@@ -137,24 +164,50 @@ test('meetings with agenda, attendance, public testimony and insights read as v1
   const d = await data(`{ meeting(id: "${meeting.id}") { ${parts} } meetings(limit: 10) { data { ${parts} } } }`);
   const rest = await h.rest(key, `/meetings/${meeting.id}`);
   const pick = (m: any) => ({ ...without(m, 'rollCalls'), rollCalls: m.rollCalls.map((r: any) => ({ id: r.id })) });
-  const expected = pick({ id: rest.id, agenda: rest.agenda, attendance: rest.attendance, documents: rest.documents, rollCalls: rest.rollCalls, testimony: rest.testimony, insights: rest.insights });
+  const expected = pick({
+    id: rest.id,
+    agenda: rest.agenda,
+    attendance: rest.attendance,
+    documents: rest.documents,
+    rollCalls: rest.rollCalls,
+    testimony: rest.testimony,
+    insights: rest.insights,
+  });
   assert.deepEqual(pick(d.meeting), expected);
   assert.equal(d.meeting.agenda.length, 2);
-  assert.deepEqual(d.meeting.testimony.map((x: any) => x.speakerName), ['A. Commissioner']);
+  assert.deepEqual(
+    d.meeting.testimony.map((x: any) => x.speakerName),
+    ['A. Commissioner'],
+  );
   assert.equal(d.meeting.insights.testimony.total, 2);
   assert.ok(!JSON.stringify(d).includes('A Resident'));
   // Through the list (the batch path) each meeting reads as its own detail.
   for (const m of d.meetings.data) {
     const r = await h.rest(key, `/meetings/${m.id}`);
-    assert.deepEqual(pick(m), pick({ id: r.id, agenda: r.agenda, attendance: r.attendance, documents: r.documents, rollCalls: r.rollCalls, testimony: r.testimony, insights: r.insights }));
+    assert.deepEqual(
+      pick(m),
+      pick({
+        id: r.id,
+        agenda: r.agenda,
+        attendance: r.attendance,
+        documents: r.documents,
+        rollCalls: r.rollCalls,
+        testimony: r.testimony,
+        insights: r.insights,
+      }),
+    );
   }
 });
 
 test('committees, bodies with members and search read as v1 does', async () => {
-  const d = await data(`{ committees(limit: 5) { data { id name kind } meta { nextCursor } } bodies(limit: 3) { data { id name members { personId name ward role startDate endDate } } }
+  const d =
+    await data(`{ committees(limit: 5) { data { id name kind } meta { nextCursor } } bodies(limit: 3) { data { id name members { personId name ward role startDate endDate } } }
     search(q: "parking", limit: 3) { data { type id title subtitle date path rank updatedAt } meta { nextCursor } } }`);
   const committees = await h.rest(key, '/bodies?kind=committee&limit=5');
-  assert.deepEqual(d.committees.data, committees.data.map((b: any) => ({ id: b.id, name: b.name, kind: b.kind })));
+  assert.deepEqual(
+    d.committees.data,
+    committees.data.map((b: any) => ({ id: b.id, name: b.name, kind: b.kind })),
+  );
   for (const b of d.bodies.data) assert.deepEqual(b.members, (await h.rest(key, `/bodies/${b.id}`)).members);
   assert.ok(d.bodies.data.some((b: any) => b.members.length > 0));
   assert.deepEqual(d.search, await h.rest(key, '/search?q=parking&limit=3'));
@@ -163,7 +216,8 @@ test('committees, bodies with members and search read as v1 does', async () => {
 test('a nested query makes one SQL statement per level, however many records it holds', async () => {
   await recordingStatements(h, async (statements) => {
     // Public-record reads only (the limit counters are not part of the query).
-    const publicReads = () => statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_counters/.test(s));
+    const publicReads = () =>
+      statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_counters/.test(s));
     const query = `{ rollCalls(limit: 20) { data { id votes { personId value person { name committees { bodyName } } }
       matter { recordNumber sponsors { name person { ward } } actions { name meeting { id bodyName } } } } } }`;
     const d = await data(query);

@@ -43,28 +43,117 @@ async function seedParts(t: TestContext, seeded: Seeded): Promise<void> {
       .execute();
     await db
       .insertInto('matter_actions')
-      .values({ id: `action-${i}`, matter_id: rc.matterId, sort: 1, action_date: '2023-07-19', action_name: 'Referred', action_text: null, body_id: meeting.bodyId, body_name: 'City Council', meeting_id: meeting.id, result: null, source: 'test', source_id: `action-${i}` })
+      .values({
+        id: `action-${i}`,
+        matter_id: rc.matterId,
+        sort: 1,
+        action_date: '2023-07-19',
+        action_name: 'Referred',
+        action_text: null,
+        body_id: meeting.bodyId,
+        body_name: 'City Council',
+        meeting_id: meeting.id,
+        result: null,
+        source: 'test',
+        source_id: `action-${i}`,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
   const matter = seeded.rollCalls[0]!;
-  await db.insertInto('agenda_items').values([
-    { id: 'agenda-1', meeting_id: meeting.id, sort: 1, matter_id: matter.matterId, record_number: matter.recordNumber, title: 'First item', action_text: 'Passed', minutes_note: null },
-    { id: 'agenda-2', meeting_id: meeting.id, sort: 2, matter_id: null, record_number: null, title: 'Public comment', action_text: null, minutes_note: 'Held' },
-  ]).execute();
-  await db.insertInto('attendance').values([
-    { meeting_id: meeting.id, person_id: a!.id, value: 'Present' },
-    { meeting_id: meeting.id, person_id: b!.id, value: 'Absent' },
-  ]).execute();
-  await db.insertInto('testimony').values([
-    { id: 'testimony-1', meeting_id: meeting.id, matter_id: matter.matterId, person_id: null, speaker_name: 'A. Commissioner', speaker_kind: 'official', organization: 'Department of Housing', position: 'supports', mode: 'in_person', summary: 'In favour.', ...src('t1') },
-    { id: 'testimony-2', meeting_id: meeting.id, matter_id: matter.matterId, person_id: null, speaker_name: 'A Resident', speaker_kind: 'resident', organization: null, position: 'opposes', mode: 'virtual', summary: 'Against.', ...src('t2') },
-  ]).execute();
+  await db
+    .insertInto('agenda_items')
+    .values([
+      {
+        id: 'agenda-1',
+        meeting_id: meeting.id,
+        sort: 1,
+        matter_id: matter.matterId,
+        record_number: matter.recordNumber,
+        title: 'First item',
+        action_text: 'Passed',
+        minutes_note: null,
+      },
+      {
+        id: 'agenda-2',
+        meeting_id: meeting.id,
+        sort: 2,
+        matter_id: null,
+        record_number: null,
+        title: 'Public comment',
+        action_text: null,
+        minutes_note: 'Held',
+      },
+    ])
+    .execute();
+  await db
+    .insertInto('attendance')
+    .values([
+      { meeting_id: meeting.id, person_id: a!.id, value: 'Present' },
+      { meeting_id: meeting.id, person_id: b!.id, value: 'Absent' },
+    ])
+    .execute();
+  await db
+    .insertInto('testimony')
+    .values([
+      {
+        id: 'testimony-1',
+        meeting_id: meeting.id,
+        matter_id: matter.matterId,
+        person_id: null,
+        speaker_name: 'A. Commissioner',
+        speaker_kind: 'official',
+        organization: 'Department of Housing',
+        position: 'supports',
+        mode: 'in_person',
+        summary: 'In favour.',
+        ...src('t1'),
+      },
+      {
+        id: 'testimony-2',
+        meeting_id: meeting.id,
+        matter_id: matter.matterId,
+        person_id: null,
+        speaker_name: 'A Resident',
+        speaker_kind: 'resident',
+        organization: null,
+        position: 'opposes',
+        mode: 'virtual',
+        summary: 'Against.',
+        ...src('t2'),
+      },
+    ])
+    .execute();
   const lobbyist = await db.selectFrom('people').select('id').where('kind', '=', 'lobbyist').executeTakeFirstOrThrow();
-  await db.insertInto('lobbying_activity').values([
-    { id: 'act-1', lobbyist_id: lobbyist.id, client_id: null, period_start: '2023-01-01', period_end: '2023-03-31', action: 'Legislative', action_sought: 'Zoning change', department: 'City Council', official_person_id: a!.id, ...src('act-1') },
-    { id: 'act-2', lobbyist_id: lobbyist.id, client_id: null, period_start: '2023-04-01', period_end: '2023-06-30', action: 'Legislative', action_sought: 'Permit', department: 'City Council', official_person_id: a!.id, ...src('act-2') },
-  ]).execute();
+  await db
+    .insertInto('lobbying_activity')
+    .values([
+      {
+        id: 'act-1',
+        lobbyist_id: lobbyist.id,
+        client_id: null,
+        period_start: '2023-01-01',
+        period_end: '2023-03-31',
+        action: 'Legislative',
+        action_sought: 'Zoning change',
+        department: 'City Council',
+        official_person_id: a!.id,
+        ...src('act-1'),
+      },
+      {
+        id: 'act-2',
+        lobbyist_id: lobbyist.id,
+        client_id: null,
+        period_start: '2023-04-01',
+        period_end: '2023-06-30',
+        action: 'Legislative',
+        action_sought: 'Permit',
+        department: 'City Council',
+        official_person_id: a!.id,
+        ...src('act-2'),
+      },
+    ])
+    .execute();
 }
 
 export async function startGraphQL(): Promise<Harness> {

@@ -57,7 +57,10 @@ test('introspection is open to any valid credential; data fields need public.rea
   assert.equal(schema.status, 200, JSON.stringify(schema.body));
   const fields = schema.body.data.__schema.queryType.fields.map((f: any) => f.name);
   assert.ok(['matters', 'matter', 'rollCalls', 'votes', 'meetings', 'people', 'person', 'committees', 'search'].every((f) => fields.includes(f)));
-  assert.deepEqual(schema.body.data.__schema.mutationType.fields.map((f: any) => f.name), ['answer']);
+  assert.deepEqual(
+    schema.body.data.__schema.mutationType.fields.map((f: any) => f.name),
+    ['answer'],
+  );
   const data = await h.post(follows, '{ matters { data { id } } }');
   assert.equal(data.status, 403);
   assert.deepEqual(codes(data.body), ['scope_missing']);
@@ -73,8 +76,11 @@ test('answer needs public.ai; each answer field uses one AI answer, the request 
   const ai = await h.key(['public.read', 'public.ai']);
   const first = await h.post(ai, '{ __typename }');
   const before = { day: remaining(first.headers), ai: remaining(first.headers, 'x-ai-calls-remaining') };
-  const res = await h.post(ai, `mutation { a: answer(question: "Who represents the 2nd ward?") { answer citations { type id url } model }
-    b: answer(question: "How did the council vote on ${h.seeded.rollCalls[0]!.recordNumber}?") { answer model } }`);
+  const res = await h.post(
+    ai,
+    `mutation { a: answer(question: "Who represents the 2nd ward?") { answer citations { type id url } model }
+    b: answer(question: "How did the council vote on ${h.seeded.rollCalls[0]!.recordNumber}?") { answer model } }`,
+  );
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.data.a.model, 'extractive');
   assert.ok(res.body.data.a.citations.length > 0 && res.body.data.a.citations.every((c: any) => c.url.startsWith('http://council.test/')));
@@ -82,10 +88,17 @@ test('answer needs public.ai; each answer field uses one AI answer, the request 
   assert.equal(remaining(res.headers, 'x-ai-calls-remaining'), before.ai - 2, 'two answer fields, two AI answers');
   assert.equal(remaining(res.headers), before.day - 1, 'one request');
   // The same answer as POST /answers.
-  const rest = await fetch(`${h.url}/api/v1/answers`, { method: 'POST', headers: { authorization: `Bearer ${ai}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'Who represents the 2nd ward?' }) });
+  const rest = await fetch(`${h.url}/api/v1/answers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ai}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ question: 'Who represents the 2nd ward?' }),
+  });
   const restBody: any = await rest.json();
   assert.equal(res.body.data.a.answer, restBody.answer);
-  assert.deepEqual(res.body.data.a.citations, restBody.citations.map((c: any) => ({ type: c.type, id: c.id, url: c.url })));
+  assert.deepEqual(
+    res.body.data.a.citations,
+    restBody.citations.map((c: any) => ({ type: c.type, id: c.id, url: c.url })),
+  );
 });
 
 test('a refused question uses no AI answer; a spent AI limit refuses answers only, with 429', async () => {
@@ -106,8 +119,11 @@ test('a refused question uses no AI answer; a spent AI limit refuses answers onl
 
 test('one HTTP request counts once, whatever it holds; refusals count too, a 429 does not', async () => {
   const key = await h.key(['public.read'], { requestsPerDay: 5, requestsPerMinute: 100 });
-  const many = await h.post(key, `{ matters(limit: 3) { data { id sponsors { name } } } votes(limit: 3) { data { value } } people(limit: 2) { data { name votes(limit: 1) { data { value } } } }
-    meetings(limit: 1) { data { id } } search(q: "parking") { data { id } } }`);
+  const many = await h.post(
+    key,
+    `{ matters(limit: 3) { data { id sponsors { name } } } votes(limit: 3) { data { value } } people(limit: 2) { data { name votes(limit: 1) { data { value } } } }
+    meetings(limit: 1) { data { id } } search(q: "parking") { data { id } } }`,
+  );
   assert.equal(many.status, 200, JSON.stringify(many.body));
   assert.equal(many.headers.get('ratelimit-remaining'), '4');
   const invalid = await h.post(key, '{ nope }');

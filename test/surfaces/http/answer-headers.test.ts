@@ -51,7 +51,10 @@ function assertLimitHeaders(res: LightMyRequestResponse, what: string, expected:
 describe('every authenticated answer carries the limit headers and counts once', () => {
   const cases: [string, () => Promise<LightMyRequestResponse>, number][] = [];
   for (const v of ['v1', 'v2'] as const) {
-    const get = (url: string, key: () => string = () => read) => () => w.t.app.inject({ url: `/api/${v}${url}`, headers: bearer(key()) });
+    const get =
+      (url: string, key: () => string = () => read) =>
+      () =>
+        w.t.app.inject({ url: `/api/${v}${url}`, headers: bearer(key()) });
     cases.push(
       [`${v} 200`, get('/matters?limit=1'), 200],
       [`${v} 400 bad parameter`, get('/matters?limit=0'), 400],
@@ -67,10 +70,18 @@ describe('every authenticated answer carries the limit headers and counts once',
   cases.push(
     ['v2 415 JSON sent as text/plain', v2('POST', '/me/follows', '{"type":"search","refId":"x"}', { 'content-type': 'text/plain' }), 415],
     ['v2 400 malformed JSON', v2('POST', '/me/follows', '{"type":', { 'content-type': 'application/json' }), 400],
-    ['v2 413 body over 1 MiB', v2('POST', '/me/follows', JSON.stringify({ type: 'search', refId: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' }), 413],
+    [
+      'v2 413 body over 1 MiB',
+      v2('POST', '/me/follows', JSON.stringify({ type: 'search', refId: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' }),
+      413,
+    ],
     ['v2 201 follow', v2('POST', '/me/follows', '{"type":"search","refId":"budget"}', { 'content-type': 'application/json', 'idempotency-key': 'k-1' }), 201],
     ['v2 409 follow twice', v2('POST', '/me/follows', '{"type":"search","refId":"budget"}', { 'content-type': 'application/json' }), 409],
-    ['v2 422 key reused', v2('POST', '/me/follows', '{"type":"search","refId":"other"}', { 'content-type': 'application/json', 'idempotency-key': 'k-1' }), 422],
+    [
+      'v2 422 key reused',
+      v2('POST', '/me/follows', '{"type":"search","refId":"other"}', { 'content-type': 'application/json', 'idempotency-key': 'k-1' }),
+      422,
+    ],
     ['v2 403 team route, personal key', () => w.t.app.inject({ url: '/api/v2/team/notes', headers: bearer(read) }), 403],
   );
 

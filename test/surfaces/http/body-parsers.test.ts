@@ -104,7 +104,12 @@ describe('hostile input at the size limit is refused while other requests are an
     for (const [body, message] of hostile) {
       assert.equal(body.length, MAX_BODY_BYTES);
       const [refused, answered] = await alongside(
-        () => fetch(`${base}/api/v2/team/positions`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body }),
+        () =>
+          fetch(`${base}/api/v2/team/positions`, {
+            method: 'PUT',
+            headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            body,
+          }),
         () => fetch(`${base}/api/v2/team/positions`, { headers: auth }),
       );
       await expectV2Error(refused, message);
@@ -114,14 +119,22 @@ describe('hostile input at the size limit is refused while other requests are an
   });
 
   test('a dashboard layout with deeply nested settings is 400 on v2, with or without Idempotency-Key', async () => {
-    const made = await fetch(`${base}/api/v2/team/dashboards`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Deep"}' });
+    const made = await fetch(`${base}/api/v2/team/dashboards`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Deep"}',
+    });
     assert.equal(made.status, 201);
     const { id } = (await made.json()) as { id: string };
     const depth = 100_000;
     const settings = `{"recordNumber":"O2026-1","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const body = `{"layout":{"widgets":[{"id":"w1","kind":"roll_call","position":{"x":0,"y":0},"size":{"w":1,"h":1},"settings":${settings}}]}}`;
     for (const extra of [{}, { 'idempotency-key': crypto.randomUUID() }]) {
-      const res = await fetch(`${base}/api/v2/team/dashboards/${id}`, { method: 'PATCH', headers: { ...auth, ...extra, 'content-type': 'application/json' }, body });
+      const res = await fetch(`${base}/api/v2/team/dashboards/${id}`, {
+        method: 'PATCH',
+        headers: { ...auth, ...extra, 'content-type': 'application/json' },
+        body,
+      });
       await expectV2Error(res, new RegExp(`nests deeper than ${MAX_JSON_DEPTH} levels`));
     }
   });
@@ -157,7 +170,10 @@ describe('each cap: at the cap accepted, one past it refused', () => {
     assert.equal(Object.keys(parseForm(joined(MAX_FORM_FIELDS, (i) => `f${i}=x`))).length, MAX_FORM_FIELDS);
     assert.throws(() => parseForm(joined(MAX_FORM_FIELDS + 1, (i) => `f${i}=x`)), refusal(`The form has more than ${MAX_FORM_FIELDS} fields.`));
     assert.equal(parseForm(joined(MAX_FORM_REPEATS, (i) => `personId=p${i}`)).personId!.length, MAX_FORM_REPEATS);
-    assert.throws(() => parseForm(joined(MAX_FORM_REPEATS + 1, (i) => `personId=p${i}`)), refusal(`The form repeats the field "personId" more than ${MAX_FORM_REPEATS} times.`));
+    assert.throws(
+      () => parseForm(joined(MAX_FORM_REPEATS + 1, (i) => `personId=p${i}`)),
+      refusal(`The form repeats the field "personId" more than ${MAX_FORM_REPEATS} times.`),
+    );
     assert.equal(parseForm(`${'k'.repeat(MAX_KEY_LENGTH)}=1`)['k'.repeat(MAX_KEY_LENGTH)], '1');
     assert.throws(() => parseForm(`${'k'.repeat(MAX_KEY_LENGTH + 1)}=1`), refusal(`field name longer than ${MAX_KEY_LENGTH} characters`));
   });
@@ -166,7 +182,10 @@ describe('each cap: at the cap accepted, one past it refused', () => {
     assert.equal(Object.keys(parseQuery(joined(MAX_QUERY_PARAMS, (i) => `p${i}=1`))).length, MAX_QUERY_PARAMS);
     assert.throws(() => parseQuery(joined(MAX_QUERY_PARAMS + 1, (i) => `p${i}=1`)), refusal(`The query string has more than ${MAX_QUERY_PARAMS} parameters.`));
     assert.equal(parseQuery(joined(MAX_QUERY_REPEATS, () => 'limit=1')).limit!.length, MAX_QUERY_REPEATS);
-    assert.throws(() => parseQuery(joined(MAX_QUERY_REPEATS + 1, () => 'limit=1')), refusal(`repeats the parameter "limit" more than ${MAX_QUERY_REPEATS} times`));
+    assert.throws(
+      () => parseQuery(joined(MAX_QUERY_REPEATS + 1, () => 'limit=1')),
+      refusal(`repeats the parameter "limit" more than ${MAX_QUERY_REPEATS} times`),
+    );
     assert.equal(parseQuery(`${'q'.repeat(MAX_KEY_LENGTH)}=1`)['q'.repeat(MAX_KEY_LENGTH)], '1');
     assert.throws(() => parseQuery(`${'q'.repeat(MAX_KEY_LENGTH + 1)}=1`), refusal(`parameter name longer than ${MAX_KEY_LENGTH} characters`));
   });

@@ -50,7 +50,7 @@ describe('behind a trusted proxy (TRUST_PROXY)', () => {
   });
   after(async () => t.close());
 
-  test("the client is the nearest forwarded hop that is not one of our proxies", async () => {
+  test('the client is the nearest forwarded hop that is not one of our proxies', async () => {
     const key = await keyFrom(t, ['203.0.113.7']);
     assert.equal(await status(t, key, '127.0.0.1', '203.0.113.7'), 200);
     assert.equal(await status(t, key, '::1', '203.0.113.7, 10.1.2.3'), 200);

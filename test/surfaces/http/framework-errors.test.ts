@@ -24,7 +24,12 @@ after(async () => {
 
 const auth = () => ({ authorization: `Bearer ${key}` });
 
-function assertShape(surface: 'v1' | 'v2' | 'page', res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, code?: string) {
+function assertShape(
+  surface: 'v1' | 'v2' | 'page',
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  code?: string,
+) {
   assert.equal(res.statusCode, status, res.body);
   if (surface === 'page') {
     assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -53,7 +58,12 @@ test('a path parameter longer than any identifier is 414 in the surface’s shap
 });
 
 test('JSON sent as text/plain is 415 saying what to send', async () => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v2/me/follows', headers: { ...auth(), 'content-type': 'text/plain' }, payload: '{"type":"search","refId":"x"}' });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/me/follows',
+    headers: { ...auth(), 'content-type': 'text/plain' },
+    payload: '{"type":"search","refId":"x"}',
+  });
   assertShape('v2', res, 415, 'unsupported_media_type');
   assert.match(res.json().error.message, /Content-Type: application\/json/);
 });

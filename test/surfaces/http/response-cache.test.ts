@@ -12,7 +12,13 @@ test('each representation is kept with its own content type until the public rec
   const cache = createResponseCache(channel);
   const made: string[] = [];
   const app = Fastify();
-  const types: Record<Representation, string> = { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8', markdown: 'text/markdown; charset=utf-8', atom: 'application/atom+xml; charset=utf-8', xml: 'application/xml; charset=utf-8' };
+  const types: Record<Representation, string> = {
+    json: 'application/json; charset=utf-8',
+    html: 'text/html; charset=utf-8',
+    markdown: 'text/markdown; charset=utf-8',
+    atom: 'application/atom+xml; charset=utf-8',
+    xml: 'application/xml; charset=utf-8',
+  };
   for (const representation of Object.keys(types) as Representation[]) {
     app.get(`/${representation}/*`, { onSend: cache.onSend }, async (request, reply) => {
       if (cache.send(request, reply, representation)) return reply;

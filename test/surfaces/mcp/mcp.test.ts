@@ -53,15 +53,29 @@ async function client(key: string, era: Era = 'legacy'): Promise<Client> {
   return c;
 }
 const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
-const v2 = async (path: string, key: string): Promise<any> => (await fetch(`${service.url}/api/v2${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
-const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+const v2 = async (path: string, key: string): Promise<any> =>
+  (await fetch(`${service.url}/api/v2${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 
 describe('tools/list', () => {
   test('a public.read key sees every public tool with its schemas, and no answer_question or team tool', async () => {
     const c = await client(await personalKey(['public.read']));
     const { tools } = await c.listTools();
     const listed = tools.map((tool) => tool.name);
-    for (const name of ['matters_list', 'matters_read', 'roll_calls_read', 'votes_list', 'meetings_read', 'people_public_read', 'bodies_list', 'search_read', 'money_totals_read', 'lobbying_activity_list', 'me_read']) {
+    for (const name of [
+      'matters_list',
+      'matters_read',
+      'roll_calls_read',
+      'votes_list',
+      'meetings_read',
+      'people_public_read',
+      'bodies_list',
+      'search_read',
+      'money_totals_read',
+      'lobbying_activity_list',
+      'me_read',
+    ]) {
       assert.ok(listed.includes(name), `${name} is listed`);
     }
     assert.ok(!listed.includes('answer_question'));
@@ -84,7 +98,8 @@ describe('tools/list', () => {
 
   test('a team key lists the team tools its scopes, features and role allow; a personal key its own follows', async () => {
     const team = await names(await client(await teamKey(['public.read', 'team.notes.read', 'team.notes.write', 'people.read'])));
-    for (const name of ['team_notes_list', 'team_notes_create', 'team_notes_update', 'team_notes_delete', 'people_team_list', 'testimony_list']) assert.ok(team.includes(name), name);
+    for (const name of ['team_notes_list', 'team_notes_create', 'team_notes_update', 'team_notes_delete', 'people_team_list', 'testimony_list'])
+      assert.ok(team.includes(name), name);
     for (const name of ['team_follows_list', 'team_positions_list', 'me_follows_list', 'answer_question']) assert.ok(!team.includes(name), name);
     const personal = await names(await client(await personalKey(['public.read', 'me.follows.read'])));
     assert.ok(personal.includes('me_follows_list'));
@@ -110,10 +125,15 @@ describe('tools/call', () => {
   test('a kept result of a public read is dropped when the record changes', async () => {
     const c = await client(await personalKey(['public.read']));
     const matter = seeded.matters[0]!;
-    const title = async () => ((await c.callTool({ name: 'matters_read', arguments: { record: matter.recordNumber } })).structuredContent as any).title as string;
+    const title = async () =>
+      ((await c.callTool({ name: 'matters_read', arguments: { record: matter.recordNumber } })).structuredContent as any).title as string;
     const before = await title();
     assert.equal(await title(), before);
-    await service.ctx.db.updateTable('matters').set({ title: `${before} (amended)` }).where('id', '=', matter.id).execute();
+    await service.ctx.db
+      .updateTable('matters')
+      .set({ title: `${before} (amended)` })
+      .where('id', '=', matter.id)
+      .execute();
     await until('the tool answers the changed title', async () => ((await title()) === `${before} (amended)` ? true : undefined), 30);
   });
 
@@ -162,7 +182,10 @@ describe('tools/call', () => {
   test('a tool the key may not use is 403 insufficient_scope naming the scope; a tool of another context is a tool error', async () => {
     const key = await personalKey(['public.read']);
     const question = { name: 'answer_question', arguments: { question: 'Who represents the 2nd ward?' } };
-    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: question }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' });
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: question },
+      { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+    );
     assert.equal(res.status, 403);
     assert.match(String(res.headers.get('www-authenticate')), /scope="public\.ai", error="insufficient_scope"/);
     assert.equal(((await res.json()) as any).error.data.code, 'scope_missing');
@@ -203,7 +226,10 @@ describe('the HTTP layer', () => {
   test('without a credential: 401 with the challenge for /mcp, and the SDK client cannot connect', async () => {
     const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.read public.ai"');
+    assert.equal(
+      res.headers.get('www-authenticate'),
+      'Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/mcp", scope="public.read public.ai"',
+    );
     const body = (await res.json()) as any;
     assert.equal(body.error.data.code, 'unauthorized');
     await assert.rejects(connect(service.url, null));
@@ -231,7 +257,9 @@ describe('the HTTP layer', () => {
 
   test('OAuth access tokens: bound to /mcp or unbound they work with the SDK client; one bound to /api is refused', async () => {
     const account = await accounts().create({ email: `mcp-oauth-${process.pid}@example.org` });
-    const token = async (resource?: string) => (await mintOAuthTokens(service.ctx, { accountId: account.id, teamId: null, scopes: ['public.read', 'public.ai'], ...(resource ? { resource } : {}) })).access_token;
+    const token = async (resource?: string) =>
+      (await mintOAuthTokens(service.ctx, { accountId: account.id, teamId: null, scopes: ['public.read', 'public.ai'], ...(resource ? { resource } : {}) }))
+        .access_token;
     for (const resource of ['mcp', undefined]) {
       const c = await client(await token(resource), 'auto');
       assert.ok((await names(c)).includes('answer_question'), String(resource));
@@ -240,14 +268,20 @@ describe('the HTTP layer', () => {
     }
     const elsewhere = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${await token('api')}` });
     assert.equal(elsewhere.status, 401);
-    assert.match(String(elsewhere.headers.get('www-authenticate')), /resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/mcp".*error="invalid_token"/);
+    assert.match(
+      String(elsewhere.headers.get('www-authenticate')),
+      /resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/mcp".*error="invalid_token"/,
+    );
   });
 
   test("an OAuth access token without a tool's scope gets 403 insufficient_scope, so its client can ask for more", async () => {
     const account = await accounts().create({ email: `mcp-oauth-reader-${process.pid}@example.org` });
     const { access_token } = await mintOAuthTokens(service.ctx, { accountId: account.id, teamId: null, scopes: ['public.read'], resource: 'mcp' });
     const question = { name: 'answer_question', arguments: { question: 'Who represents the 2nd ward?' } };
-    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: question }, { authorization: `Bearer ${access_token}`, 'mcp-protocol-version': '2025-06-18' });
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: question },
+      { authorization: `Bearer ${access_token}`, 'mcp-protocol-version': '2025-06-18' },
+    );
     assert.equal(res.status, 403);
     assert.equal(
       res.headers.get('www-authenticate'),
@@ -270,7 +304,10 @@ describe('the HTTP layer', () => {
   test('past the per-minute limit: HTTP 429 with Retry-After, for a list and for a tool call alike', async () => {
     const account = await accounts().create({ email: `mcp-limited-${process.pid}@example.org` });
     await accounts().setLimits(operator, { accountId: account.id, limits: { requestsPerDay: 1000, requestsPerMinute: 2, aiAnswersPerDay: 10 } });
-    const auth = { authorization: `Bearer ${(await credentials().keys.create({ accountId: account.id, name: 'limited', scopes: ['public.read'] })).key}`, 'mcp-protocol-version': '2025-06-18' };
+    const auth = {
+      authorization: `Bearer ${(await credentials().keys.create({ accountId: account.id, name: 'limited', scopes: ['public.read'] })).key}`,
+      'mcp-protocol-version': '2025-06-18',
+    };
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const toolCall = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'matters_list', arguments: { limit: 1 } } };
     assert.equal((await post(list, auth)).status, 200);
@@ -304,7 +341,10 @@ describe('the HTTP layer', () => {
     // count settles on the exact number once the owner is idle.
     const settles = (expected: number) => until(`usage reaches ${expected}`, async () => ((await usage()) === expected ? true : undefined), 10);
     await settles(start + 3);
-    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'matters_list', arguments: { limit: 1 } } }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' });
+    const res = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'matters_list', arguments: { limit: 1 } } },
+      { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+    );
     assert.equal(res.status, 200);
     assert.match(String(res.headers.get('ratelimit-remaining')), /^\d+$/);
     assert.equal(res.headers.get('cache-control'), 'private, no-store');

@@ -58,7 +58,13 @@ class MemoryProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'MCP SDK test client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'MCP SDK test client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state() {
     return this.sentState;
@@ -128,7 +134,13 @@ class Person {
   }
 }
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 test('the SDK client goes from the 401 on /mcp to a working token bound to /mcp', async () => {
   const email = `mcp-oauth-${process.pid}@example.org`;
@@ -218,7 +230,12 @@ test('the SDK client goes from the 401 on /mcp to a working token bound to /mcp'
   assert.equal(api.status, 401, await api.text());
   const mcp = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   assert.equal(mcp.status, 200, await mcp.text());

@@ -46,7 +46,11 @@ test('discovery: protected resource metadata (RFC 9728) for each surface, and ev
   }
   const root = await oauth.processResourceDiscoveryResponse(new URL(ISSUER), await oauth.resourceDiscoveryRequest(new URL(ISSUER), o.http));
   assert.equal(root.resource, ISSUER);
-  for (const [path, surface] of [['/api/v1/matters', 'api'], ['/api/v2/matters', 'api'], ['/a2a', 'a2a']] as const) {
+  for (const [path, surface] of [
+    ['/api/v1/matters', 'api'],
+    ['/api/v2/matters', 'api'],
+    ['/a2a', 'a2a'],
+  ] as const) {
     const res = await o.http[oauth.customFetch](`${ISSUER}${path}`, { method: path === '/a2a' ? 'POST' : 'GET' });
     assert.equal(res.status, 401, path);
     assert.match(res.headers.get('www-authenticate')!, new RegExp(`resource_metadata="${ISSUER}/\\.well-known/oauth-protected-resource/${surface}"`), path);
@@ -139,7 +143,10 @@ test('Deny sends access_denied back to the client with state and iss', async () 
   const a = await authorize(o, browser, client, { decision: 'deny' });
   assert.equal(a.callback.searchParams.get('error'), 'access_denied');
   assert.equal(a.callback.searchParams.get('iss'), ISSUER);
-  assert.throws(() => oauth.validateAuthResponse(o.as, client, a.callback, a.state), (err: any) => err.error === 'access_denied');
+  assert.throws(
+    () => oauth.validateAuthResponse(o.as, client, a.callback, a.state),
+    (err: any) => err.error === 'access_denied',
+  );
   const grants = await o.t.ctx.db.selectFrom('oauth_codes').select('hash').where('client_id', '=', client.client_id).execute();
   assert.equal(grants.length, 0, 'no code was made');
 });

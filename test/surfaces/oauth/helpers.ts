@@ -92,13 +92,21 @@ export async function authorize(
 }
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** The code exchange through oauth4webapi: validates the callback (state, iss) and processes the token response. */
 export async function exchange(o: OAuthTest, client: oauth.Client, a: Authorization, extra: Record<string, string> = {}) {
   const params = oauth.validateAuthResponse(o.as, client, a.callback, a.state);
-  const res = await oauth.authorizationCodeGrantRequest(o.as, client, oauth.None(), params, a.redirectUri, a.verifier, { ...o.http, additionalParameters: extra });
+  const res = await oauth.authorizationCodeGrantRequest(o.as, client, oauth.None(), params, a.redirectUri, a.verifier, {
+    ...o.http,
+    additionalParameters: extra,
+  });
   return oauth.processAuthorizationCodeResponse(o.as, client, res);
 }
 

@@ -42,7 +42,11 @@ function authorizeUrl(params: Record<string, string>): string {
 
 /** Raw form POST to an OAuth endpoint over HTTP. */
 async function post(path: string, form: Record<string, string>) {
-  const res = await o.http[oauth.customFetch](`${ISSUER}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await o.http[oauth.customFetch](`${ISSUER}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, string>, headers: res.headers };
 }
 
@@ -138,7 +142,11 @@ test('the token endpoint: unknown client 401 invalid_client, unsupported or miss
   const stolen = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: other.client_id });
   assert.equal(stolen.body.error, 'invalid_grant');
   // Not a form: nothing in it is read (RFC 6749 §4.1.3 asks for application/x-www-form-urlencoded).
-  const text = await o.http[oauth.customFetch](`${ISSUER}/oauth/token`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'grant_type=refresh_token' });
+  const text = await o.http[oauth.customFetch](`${ISSUER}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: 'grant_type=refresh_token',
+  });
   assert.equal(text.status, 400);
   assert.equal(((await text.json()) as any).error, 'invalid_request');
 });
@@ -157,7 +165,11 @@ test('dynamic registration refuses unsafe or confidential clients with RFC 7591 
     [['https://a.example/cb'], 'invalid_client_metadata'],
   ];
   for (const [body, error] of cases) {
-    const res = await o.http[oauth.customFetch](`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await o.http[oauth.customFetch](`${ISSUER}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(((await res.json()) as any).error, error, JSON.stringify(body));
   }
@@ -172,7 +184,11 @@ test('resource indicators (RFC 8707): a token bound to /mcp is refused at /api a
   const atApi = await callWith(o, '/api/v1/me', bound.access_token);
   assert.equal(atApi.status, 401);
   assert.match(atApi.headers.get('www-authenticate')!, /error="invalid_token"/);
-  const a2a = await o.http[oauth.customFetch](`${ISSUER}/a2a`, { method: 'POST', headers: { authorization: `Bearer ${bound.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+  const a2a = await o.http[oauth.customFetch](`${ISSUER}/a2a`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bound.access_token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(a2a.status, 401);
   await a2a.body?.cancel();
   const api = await exchange(o, client, await authorize(o, browser, client, { resource: `${ISSUER}/api` }));
@@ -181,10 +197,19 @@ test('resource indicators (RFC 8707): a token bound to /mcp is refused at /api a
   // A token without a resource, narrowed to one at the token request (RFC 8707 §2.2).
   const free = await exchange(o, client, await authorize(o, browser, client));
   assert.equal((await callWith(o, '/api/v1/me', free.access_token)).status, 200);
-  const a2aFree = await o.http[oauth.customFetch](`${ISSUER}/a2a`, { method: 'POST', headers: { authorization: `Bearer ${free.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+  const a2aFree = await o.http[oauth.customFetch](`${ISSUER}/a2a`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${free.access_token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.notEqual(a2aFree.status, 401);
   await a2aFree.body?.cancel();
   // A grant bound to /mcp cannot be refreshed into an /api token.
-  const refused = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: bound.refresh_token!, client_id: client.client_id, resource: `${ISSUER}/api` });
+  const refused = await post('/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: bound.refresh_token!,
+    client_id: client.client_id,
+    resource: `${ISSUER}/api`,
+  });
   assert.equal(refused.body.error, 'invalid_target');
 });

@@ -18,7 +18,13 @@ const hits = new Map<string, number>();
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 function doc(path: string, extra: Record<string, unknown> = {}) {
-  return JSON.stringify({ client_id: `${origin}${path}`, client_name: 'Document Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...extra });
+  return JSON.stringify({
+    client_id: `${origin}${path}`,
+    client_name: 'Document Agent',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+    ...extra,
+  });
 }
 
 before(async () => {
@@ -60,7 +66,13 @@ after(async () => {
 const clientCount = async () => (await o.t.ctx.db.selectFrom('oauth_clients').select('id').execute()).length;
 
 function consentUrl(clientId: string): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
   return `/oauth/authorize?${q}`;
 }
 
@@ -79,13 +91,30 @@ test('a client ID metadata document: the consent names it, the flow completes wi
 
 test('documents that name another client, hold a secret, are too large, redirect inside the network, loop or never answer are refused; nothing is registered', async () => {
   const before = await clientCount();
-  for (const path of ['/other.json', '/secret.json', '/big.json', '/chunked-big.json', '/to-metadata.json', '/to-private.json', '/loop.json', '/missing.json', '/bad-redirect.json', '/slow.json']) {
+  for (const path of [
+    '/other.json',
+    '/secret.json',
+    '/big.json',
+    '/chunked-big.json',
+    '/to-metadata.json',
+    '/to-private.json',
+    '/loop.json',
+    '/missing.json',
+    '/bad-redirect.json',
+    '/slow.json',
+  ]) {
     const res = await browser.get(consentUrl(`${origin}${path}`));
     assert.equal(res.status, 400, path);
     assert.equal(res.location, undefined, path);
   }
   assert.equal(hits.get('/loop.json'), 4, 'the first request and three redirects, then no more');
-  for (const url of ['http://10.0.0.7/client.json', 'http://169.254.169.254/latest/meta-data/client.json', 'http://[fd00::1]/client.json', `${origin}/`, `${origin}/a/../cached.json`]) {
+  for (const url of [
+    'http://10.0.0.7/client.json',
+    'http://169.254.169.254/latest/meta-data/client.json',
+    'http://[fd00::1]/client.json',
+    `${origin}/`,
+    `${origin}/a/../cached.json`,
+  ]) {
     const res = await browser.get(consentUrl(url));
     assert.equal(res.status, 400, url);
   }

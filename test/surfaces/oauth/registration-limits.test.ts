@@ -39,7 +39,11 @@ async function registerFrom(address: string): Promise<oauth.Client> {
 
 /** A raw JSON body POSTed to the registration endpoint from `address`. */
 async function rawRegistration(address: string, body: string): Promise<{ status: number; body: any }> {
-  const res = await o.http[oauth.customFetch](`${ISSUER}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body });
+  const res = await o.http[oauth.customFetch](`${ISSUER}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -143,7 +147,10 @@ test('the clean-up deletes clients that never got a grant once they are a day ol
     fetched_at: clock.now(),
     fresh_until: new Date(clock.now().getTime() + freshForMs),
   });
-  await db.insertInto('oauth_clients').values([doc('https://docs.example/stale.json', 3600_000), doc('https://docs.example/fresh.json', 48 * 3600_000)]).execute();
+  await db
+    .insertInto('oauth_clients')
+    .values([doc('https://docs.example/stale.json', 3600_000), doc('https://docs.example/fresh.json', 48 * 3600_000)])
+    .execute();
 
   // A minute before the day is up: an authorization code, never redeemed, and a new client.
   clock.advance(24 * 3600_000 - 60_000);
@@ -161,7 +168,10 @@ test('the clean-up deletes clients that never got a grant once they are a day ol
   // Once its code is long expired, the client that only ever got a code goes too; the rest stay.
   clock.advance(2 * 3600_000);
   assert.deepEqual(await o.t.ctx.services.oauth.deleteUnusedClients(), { deleted: 1 });
-  assert.deepEqual(await clientIds(), kept.filter((id) => id !== codeOnly.client_id));
+  assert.deepEqual(
+    await clientIds(),
+    kept.filter((id) => id !== codeOnly.client_id),
+  );
   assert.equal((await db.selectFrom('oauth_grants').select('id').where('client_id', 'in', [revokedUse.client_id, liveUse.client_id]).execute()).length, 2);
 });
 

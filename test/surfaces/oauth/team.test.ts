@@ -29,7 +29,14 @@ after(async () => {
 });
 
 function consentUrl(clientId: string, redirectUri: string, scope: string): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', scope });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: 'x'.repeat(43),
+    code_challenge_method: 'S256',
+    scope,
+  });
   return `/oauth/authorize?${q}`;
 }
 
@@ -79,7 +86,7 @@ test('a personal grant keeps only personal scopes; a team grant only team ones, 
   assert.equal(again.org_id, teamId);
 });
 
-test('live power: a demoted admin\'s team grant loses team.follows.write on the next request; leaving the team revokes it', async () => {
+test("live power: a demoted admin's team grant loses team.follows.write on the next request; leaving the team revokes it", async () => {
   const client = await registerClient(o);
   const tokens = await exchange(o, client, await authorize(o, browsers.admin!, client, { scope: asked, owner: teamId }));
   const before = await callWith(o, '/api/v2/me', tokens.access_token);

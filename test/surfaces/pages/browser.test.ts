@@ -57,8 +57,8 @@ test('the main pages pass axe-core with no serious or critical violation, keyboa
     await page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname, fullPage: true });
     await page.addScriptTag({ content: axe.source });
     const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
-    assert.ok(Array.isArray(result.violations), "axe ran");
-    if (result.violations.length) console.log(path, result.violations.map((v) => `${v.id}:${v.impact}`).join(" "));
+    assert.ok(Array.isArray(result.violations), 'axe ran');
+    if (result.violations.length) console.log(path, result.violations.map((v) => `${v.id}:${v.impact}`).join(' '));
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(
       bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`),

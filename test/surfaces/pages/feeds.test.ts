@@ -65,12 +65,21 @@ test('new legislation: the newest matters, each entry the matter as the API serv
   assert.equal(entries.length, 50);
   assert.deepEqual(
     entries.map((e) => [e.id, e.title['#text'], e.updated, e.link[0]!['@href']]),
-    data.map((m: any) => [`tag:council.test,2026:matters/${m.recordNumber}`, `${m.recordNumber}: ${m.title}`, sec(m.updatedAt), `http://council.test/matters/${m.recordNumber}`]),
+    data.map((m: any) => [
+      `tag:council.test,2026:matters/${m.recordNumber}`,
+      `${m.recordNumber}: ${m.title}`,
+      sec(m.updatedAt),
+      `http://council.test/matters/${m.recordNumber}`,
+    ]),
   );
   const again = await s.get('/feeds/matters.atom', { 'if-none-match': res.headers.get('etag')! });
   assert.equal(again.status, 304);
   const second = await atom('/feeds/matters.atom');
-  assert.deepEqual(second.entries.map((e) => e.id), entries.map((e) => e.id), 'entry ids are stable');
+  assert.deepEqual(
+    second.entries.map((e) => e.id),
+    entries.map((e) => e.id),
+    'entry ids are stable',
+  );
 });
 
 test('meetings: the latest meetings with their records’ ids', async () => {
@@ -93,7 +102,11 @@ test('an alderperson’s votes: every vote of the person, matching the votes lis
   assert.equal(feed.title, `Votes of ${person.name}`);
   assert.deepEqual(
     entries.map((e) => [e.id, e.updated, e.link[0]!['@href']]),
-    votes.map((v: any) => [`tag:council.test,2026:roll-calls/${v.rollCallId}/votes/${person.id}`, sec(v.updatedAt), `http://council.test/roll-calls/${encodeURIComponent(v.rollCallId)}`]),
+    votes.map((v: any) => [
+      `tag:council.test,2026:roll-calls/${v.rollCallId}/votes/${person.id}`,
+      sec(v.updatedAt),
+      `http://council.test/roll-calls/${encodeURIComponent(v.rollCallId)}`,
+    ]),
   );
   for (const [i, v] of votes.entries()) assert.ok(entries[i]!.title['#text'].includes(v.value));
 });

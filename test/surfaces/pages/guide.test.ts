@@ -45,8 +45,21 @@ test('/llms.txt follows the llms.txt convention and names every surface, with li
   assert.match(res.headers.get('cache-control') ?? '', /^public/);
   const text = await res.text();
   assert.match(text, /^# Council Tracker\n\n> \S/);
-  for (const section of ['## Getting a credential', '## Surfaces', '## Limits', '## Open pages, Markdown and feeds (no credential)']) assert.ok(text.includes(`\n${section}\n`), section);
-  for (const surface of ['/api/v1', '/api/v2', '/api/graphql', '/mcp', '/a2a', '/agent/auth', '/agent/auth/claim', '/auth.md', '/api/openapi.json', '/api/v2/openapi.json', '/feeds/matters.atom'])
+  for (const section of ['## Getting a credential', '## Surfaces', '## Limits', '## Open pages, Markdown and feeds (no credential)'])
+    assert.ok(text.includes(`\n${section}\n`), section);
+  for (const surface of [
+    '/api/v1',
+    '/api/v2',
+    '/api/graphql',
+    '/mcp',
+    '/a2a',
+    '/agent/auth',
+    '/agent/auth/claim',
+    '/auth.md',
+    '/api/openapi.json',
+    '/api/v2/openapi.json',
+    '/feeds/matters.atom',
+  ])
     assert.ok(text.includes(`${BASE}${surface}`), surface);
   assert.match(text, /1,000 requests a day \(reset at midnight UTC\), 60 a minute, 50 AI answers a day/);
   assert.match(text, /5,000 requests a day \(reset at midnight UTC\), 120 a minute, 200 AI answers a day/);
@@ -65,7 +78,10 @@ test('/auth.md gives the registration requests, OAuth discovery from the 401 the
   const challenge = (await s.get('/api/v1/matters')).headers.get('www-authenticate');
   assert.ok(challenge && text.includes(`WWW-Authenticate: ${challenge}`), `the 401 challenge shown is ${challenge}`);
   const rows = text.split('\n').filter((l) => /^\| `[a-z.]+` \|/.test(l));
-  assert.deepEqual(rows.map((r) => /^\| `([a-z.]+)`/.exec(r)![1]), Object.keys(scopeCatalogue));
+  assert.deepEqual(
+    rows.map((r) => /^\| `([a-z.]+)`/.exec(r)![1]),
+    Object.keys(scopeCatalogue),
+  );
   for (const op of s.ctx.operations.all()) {
     for (const scope of op.access.scopes) assert.ok(rows.find((r) => r.startsWith(`| \`${scope}\``))!.includes(`\`${op.id}\``), `${op.id} under ${scope}`);
   }
@@ -77,7 +93,11 @@ test('/docs renders both OpenAPI descriptions with the viewer served from this s
   assert.equal(res.status, 200);
   const page = await res.text();
   assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
-  assert.ok(page.includes('<pre><code>curl -H &quot;Authorization: Bearer $COUNCIL_KEY&quot; &quot;http://council.test/api/v1/wards?lat=41.88365&amp;lon=-87.63197&quot;</code></pre>'));
+  assert.ok(
+    page.includes(
+      '<pre><code>curl -H &quot;Authorization: Bearer $COUNCIL_KEY&quot; &quot;http://council.test/api/v1/wards?lat=41.88365&amp;lon=-87.63197&quot;</code></pre>',
+    ),
+  );
   assert.match(page, /<a href="\/auth\.md">/);
   for (const src of [...page.matchAll(/<(?:script src|link rel="stylesheet" href)="([^"]+)"/g)].map((m) => m[1]!)) {
     const asset = await s.get(src);
@@ -119,7 +139,9 @@ async function all(path: string): Promise<any[]> {
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res = await fetch(`${s.url}/api/v1${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${s.url}/api/v1${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const body = (await res.json()) as any;
     out.push(...body.data);
     cursor = body.meta.nextCursor;
@@ -138,7 +160,8 @@ test('robots.txt points at the sitemap; the sitemaps list every record with its 
   const urls = async (file: string) => (await xml(file)).urlset.url as { loc: string; lastmod?: string }[];
   const pages = await urls('/sitemaps/pages.xml');
   assert.equal(pages.filter((u) => /\/wards\/\d+$/.test(u.loc)).length, 50);
-  for (const u of pages.filter((p) => /\/(wards(\/\d+)?|docs|llms\.txt|auth\.md)$/.test(p.loc))) assert.equal((await s.get(u.loc.slice(BASE.length))).status, 200, u.loc);
+  for (const u of pages.filter((p) => /\/(wards(\/\d+)?|docs|llms\.txt|auth\.md)$/.test(p.loc)))
+    assert.equal((await s.get(u.loc.slice(BASE.length))).status, 200, u.loc);
   const matters = await all('/matters?sort=-introduced');
   assert.deepEqual(
     (await urls('/sitemaps/matters.xml')).map((u) => [u.loc, u.lastmod]),

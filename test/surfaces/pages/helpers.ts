@@ -5,13 +5,23 @@ import { visitor } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { freePort } from '../../helpers/free-port.ts';
 
-
 export interface Site {
   t: TestContext;
   base: string;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; type: string; body: string; headers: Headers }>;
   /** Records of the sample to open: a matter with roll calls, an alderperson who voted, and more. */
-  records: { matter: string; rollCall: string; person: string; personName: string; meeting: string; body: string; committee: string; lobbyist: string; client: string; employer: string };
+  records: {
+    matter: string;
+    rollCall: string;
+    person: string;
+    personName: string;
+    meeting: string;
+    body: string;
+    committee: string;
+    lobbyist: string;
+    client: string;
+    employer: string;
+  };
   read(id: OperationId, input: unknown): Promise<any>;
 }
 
@@ -21,11 +31,13 @@ export async function startSite(): Promise<Site> {
   const t = await startTestContext({ env: { BASE_URL: base } });
   await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
   await t.app.listen({ port, host: '127.0.0.1' });
-  const read = async (id: OperationId, input: unknown) => (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
+  const read = async (id: OperationId, input: unknown) =>
+    (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
   const rc = (await read('roll-calls.list', { limit: 1 })).data[0];
   const detail = await read('roll-calls.read', { id: rc.id });
   const voter = detail.votes.find((v: any) => v.value === 'Yea') ?? detail.votes[0];
-  const committee = (await read('money.committees.list', { limit: 1, person: voter.personId })).data[0] ?? (await read('money.committees.list', { limit: 1 })).data[0];
+  const committee =
+    (await read('money.committees.list', { limit: 1, person: voter.personId })).data[0] ?? (await read('money.committees.list', { limit: 1 })).data[0];
   const lobbyist = (await read('lobbying.lobbyists.list', { limit: 1 })).data[0];
   const body = (await read('bodies.list', { kind: 'committee', limit: 1 })).data[0];
   return {

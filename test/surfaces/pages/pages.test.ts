@@ -13,7 +13,13 @@ after(async () => {
   await site?.t.close();
 });
 
-const htmlText = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const htmlText = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 /** Markdown with its backslash escapes removed, to look for plain facts. */
 const plainMd = (s: string) => s.replace(/\\([\\`*_[\]<>#|~])/g, '$1');
 
@@ -43,7 +49,13 @@ async function both(path: string, facts: string[]) {
 test('the home page: what the service is, latest meetings, new legislation, roll calls, source freshness, search, links', async () => {
   const meetings = (await site.read('meetings.list', { limit: 8, sort: '-date' })).data;
   const matters = (await site.read('matters.list', { limit: 8, sort: '-introduced' })).data;
-  const { html, md } = await both('/', ['Council Tracker follows the Chicago City Council', meetings[0].bodyName, matters[0].recordNumber, 'Freshness of the sources', 'llms.txt']);
+  const { html, md } = await both('/', [
+    'Council Tracker follows the Chicago City Council',
+    meetings[0].bodyName,
+    matters[0].recordNumber,
+    'Freshness of the sources',
+    'llms.txt',
+  ]);
   assert.match(html, /<form method="get" action="\/search" role="search"/);
   assert.equal((html.match(/<a href="\/people\/[^"]+" aria-label="Ward \d+: Ald\./g) ?? []).length, 50, 'the ward map links 50 alderpersons');
   assert.match(html, /<a class="skip" href="#main">Skip to content<\/a>/);
@@ -59,7 +71,17 @@ test('a matter: title, status timeline, sponsors, every vote of its roll calls a
   const m = await site.read('matters.read', { record });
   const rc = await site.read('roll-calls.read', { id: site.records.rollCall });
   const voters = rc.votes.map((v: any) => v.name);
-  const { html, md } = await both(`/matters/${record}`, [m.recordNumber, m.title, 'Status timeline', 'Roll calls', 'Meetings where it came up', 'Documents', 'Related lobbying activity', `${rc.tallies.yea}–${rc.tallies.nay}`, ...voters]);
+  const { html, md } = await both(`/matters/${record}`, [
+    m.recordNumber,
+    m.title,
+    'Status timeline',
+    'Roll calls',
+    'Meetings where it came up',
+    'Documents',
+    'Related lobbying activity',
+    `${rc.tallies.yea}–${rc.tallies.nay}`,
+    ...voters,
+  ]);
   assert.match(html, /<svg [^>]*role="img" aria-label="Votes on /);
   assert.match(html, /0 people and teams follow this record/);
   for (const a of m.actions) assert.ok(html.includes(a.name), `action ${a.name}`);
@@ -134,7 +156,10 @@ test('lists and search with filters and pages', async () => {
   assert.match(html, /rel="next"/);
   await both('/meetings', ['Meetings']);
   const alders = (await site.read('people.public.list', { kind: 'alderperson', sort: 'ward', limit: 50 })).data;
-  await both('/people', alders.map((a: any) => a.name));
+  await both(
+    '/people',
+    alders.map((a: any) => a.name),
+  );
   await both('/bodies', ['Council and committees']);
   await both('/money', ['Campaign money']);
   await both('/lobbying', ['Lobbying']);
@@ -146,13 +171,27 @@ test('lists and search with filters and pages', async () => {
   const person = await site.read('people.public.read', { id: site.records.person });
   await both(`/search?q=${encodeURIComponent(person.name.split(' ').at(-1))}&kind=person`, [person.name]);
   const filtered = (await site.read('matters.list', { q: 'parking', introduced_from: '2023-01-01', limit: 50 })).data;
-  await both('/search?q=parking&from=2023-01-01&kind=matter', filtered.slice(0, 3).map((m: any) => m.recordNumber));
+  await both(
+    '/search?q=parking&from=2023-01-01&kind=matter',
+    filtered.slice(0, 3).map((m: any) => m.recordNumber),
+  );
   // An empty form field means "any".
   assert.equal((await site.get('/search?q=parking&kind=&from=&status=')).status, 200);
 });
 
 test('unknown records are a real 404 page, in HTML and in Markdown, never stored', async () => {
-  for (const path of ['/matters/O1999-0000000', '/people/nobody', '/meetings/none', '/bodies/none', '/roll-calls/none', '/money/committees/none', '/lobbying/lobbyists/none', '/lobbying/clients/none', '/lobbying/employers/none', '/no-such-page']) {
+  for (const path of [
+    '/matters/O1999-0000000',
+    '/people/nobody',
+    '/meetings/none',
+    '/bodies/none',
+    '/roll-calls/none',
+    '/money/committees/none',
+    '/lobbying/lobbyists/none',
+    '/lobbying/clients/none',
+    '/lobbying/employers/none',
+    '/no-such-page',
+  ]) {
     const html = await site.get(path);
     assert.equal(html.status, 404, path);
     assert.equal(html.type, 'text/html; charset=utf-8', path);
@@ -198,9 +237,63 @@ test('query parameters fuzzed: every answer is 200 or 400, never a server error'
     return seed / 2147483648;
   };
   const pickOne = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-  const names = ['q', 'type', 'status', 'kind', 'from', 'to', 'introduced_from', 'introduced_to', 'cursor', 'limit', 'sort', 'ward', 'current', 'body', 'year', 'sponsor', 'zzz'];
-  const values = ['', 'a', '0', '-1', '1e9', 'true', '2023-13-45', '2023-02-28', "' or 1=1 --", '"unclosed', '<script>', '%FF', '%E2%82', 'Ordinance', 'person', '-introduced', 'x'.repeat(250), '☃', '\u202e', 'null', '[]', '{}'];
-  const paths = ['/', '/search', '/matters', '/meetings', '/people', '/bodies', '/money', '/lobbying', '/lobbying/clients', '/lobbying/employers', '/matters.md', '/search.md'];
+  const names = [
+    'q',
+    'type',
+    'status',
+    'kind',
+    'from',
+    'to',
+    'introduced_from',
+    'introduced_to',
+    'cursor',
+    'limit',
+    'sort',
+    'ward',
+    'current',
+    'body',
+    'year',
+    'sponsor',
+    'zzz',
+  ];
+  const values = [
+    '',
+    'a',
+    '0',
+    '-1',
+    '1e9',
+    'true',
+    '2023-13-45',
+    '2023-02-28',
+    "' or 1=1 --",
+    '"unclosed',
+    '<script>',
+    '%FF',
+    '%E2%82',
+    'Ordinance',
+    'person',
+    '-introduced',
+    'x'.repeat(250),
+    '☃',
+    '\u202e',
+    'null',
+    '[]',
+    '{}',
+  ];
+  const paths = [
+    '/',
+    '/search',
+    '/matters',
+    '/meetings',
+    '/people',
+    '/bodies',
+    '/money',
+    '/lobbying',
+    '/lobbying/clients',
+    '/lobbying/employers',
+    '/matters.md',
+    '/search.md',
+  ];
   for (let i = 0; i < 250; i++) {
     const params: string[] = [];
     const n = 1 + Math.floor(rand() * 3);
@@ -215,7 +308,14 @@ test('query parameters fuzzed: every answer is 200 or 400, never a server error'
 });
 
 test('the feeds a page links with <link rel="alternate"> answer Atom', async () => {
-  const paths = ['/', `/matters/${site.records.matter}`, `/people/${site.records.person}`, `/bodies/${site.records.body}`, `/meetings/${site.records.meeting}`, '/search?q=parking'];
+  const paths = [
+    '/',
+    `/matters/${site.records.matter}`,
+    `/people/${site.records.person}`,
+    `/bodies/${site.records.body}`,
+    `/meetings/${site.records.meeting}`,
+    '/search?q=parking',
+  ];
   const feeds = new Set<string>();
   for (const path of paths) {
     const html = (await site.get(path)).body;

@@ -105,7 +105,12 @@ test('/wards/42 and its Markdown variant name the ward’s alderperson; unknown 
   assert.ok(text.includes(`(http://council.test/people/${encodeURIComponent(alder.id)})`));
   const all = await (await s.get('/wards.md')).text();
   assert.equal(all.match(/^\| \[\d+\]\(http:\/\/council\.test\/wards\/\d+\.md\) \| \[Ald\. /gm)?.length, 50);
-  for (const [path, status] of [['/wards/51', 404], ['/wards/0', 404], ['/wards/abc', 400], ['/wards/4x.md', 400]] as const) {
+  for (const [path, status] of [
+    ['/wards/51', 404],
+    ['/wards/0', 404],
+    ['/wards/abc', 400],
+    ['/wards/4x.md', 400],
+  ] as const) {
     const r = await s.get(path);
     assert.equal(r.status, status, path);
     assert.match(r.headers.get('content-type') ?? '', /^text\/html/);

@@ -62,7 +62,10 @@ test('revoked and expired keys are 401 with WWW-Authenticate; a key outside its 
 
   for (const res of [await me(revoked.key), await me('ctk_unknownunknownunknownunknown00')]) {
     assert.equal(res.statusCode, 401);
-    assert.match(String(res.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token"/);
+    assert.match(
+      String(res.headers['www-authenticate']),
+      /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai", error="invalid_token"/,
+    );
     assert.equal(res.json().code, 'unauthorized');
   }
   assert.equal((await me(expiring.key)).statusCode, 200);

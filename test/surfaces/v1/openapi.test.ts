@@ -19,8 +19,7 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
     node.forEach((n, i) => {
       walk(n, visit, `${path}/${i}`);
     });
-  }
-  else if (node && typeof node === 'object') {
+  } else if (node && typeof node === 'object') {
     visit(node as Record<string, unknown>, path);
     for (const [k, v] of Object.entries(node)) walk(v, visit, `${path}/${k}`);
   }
@@ -46,7 +45,10 @@ test('/api/openapi.json is an OpenAPI 3.1 document describing every v1 route', a
     for (const status of ['400', '401', '429', '503']) assert.ok(op.responses[status], `${route.path} lacks ${status}`);
     // Path parameters match the template; query parameters are described.
     const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    assert.deepEqual(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name), inPath);
+    assert.deepEqual(
+      op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name),
+      inPath,
+    );
     for (const p of op.parameters) {
       // Writes (POST /answers) also take the Idempotency-Key header.
       assert.ok(['path', 'query'].includes(p.in) || (p.in === 'header' && p.name === 'Idempotency-Key' && route.method !== 'GET'));
@@ -72,7 +74,30 @@ test('/api/openapi.json is an OpenAPI 3.1 document describing every v1 route', a
 
 test('the document lists the public data routes the issue asks for', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-  for (const p of ['/matters', '/matters/{record}', '/roll-calls', '/roll-calls/{id}', '/votes', '/meetings', '/meetings/{id}', '/bodies', '/people', '/money/committees', '/money/receipts', '/money/expenditures', '/money/totals', '/lobbying/lobbyists', '/lobbying/clients', '/lobbying/employers', '/lobbying/compensation', '/lobbying/expenditures', '/lobbying/contributions', '/lobbying/activity', '/search', '/sources']) {
+  for (const p of [
+    '/matters',
+    '/matters/{record}',
+    '/roll-calls',
+    '/roll-calls/{id}',
+    '/votes',
+    '/meetings',
+    '/meetings/{id}',
+    '/bodies',
+    '/people',
+    '/money/committees',
+    '/money/receipts',
+    '/money/expenditures',
+    '/money/totals',
+    '/lobbying/lobbyists',
+    '/lobbying/clients',
+    '/lobbying/employers',
+    '/lobbying/compensation',
+    '/lobbying/expenditures',
+    '/lobbying/contributions',
+    '/lobbying/activity',
+    '/search',
+    '/sources',
+  ]) {
     assert.ok(doc.paths[p]?.get, p);
   }
   const limit = doc.paths['/matters'].get.parameters.find((p: any) => p.name === 'limit');

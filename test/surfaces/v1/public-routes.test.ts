@@ -88,7 +88,14 @@ describe('matters', () => {
     // A record that sorts before the cursor must not shift the next page.
     await v.t.ctx.db
       .insertInto('matters')
-      .values({ id: 'inserted-between-pages', record_number: 'A2000-0000001', type: 'Appointment', title: 'Inserted while paging', source: 'test', source_id: 'x' })
+      .values({
+        id: 'inserted-between-pages',
+        record_number: 'A2000-0000001',
+        type: 'Appointment',
+        title: 'Inserted while paging',
+        source: 'test',
+        source_id: 'x',
+      })
       .execute();
     try {
       const rest = await all('/matters?sort=record', 4, first.body.meta.nextCursor);
@@ -103,9 +110,16 @@ describe('matters', () => {
 
   test('updated_since keeps only records changed at or after the instant', async () => {
     const record = v.seeded.matters[0]!.recordNumber;
-    await v.t.ctx.db.updateTable('matters').set({ updated_at: new Date('2030-01-01T00:00:00Z') } as never).where('record_number', '=', record).execute();
+    await v.t.ctx.db
+      .updateTable('matters')
+      .set({ updated_at: new Date('2030-01-01T00:00:00Z') } as never)
+      .where('record_number', '=', record)
+      .execute();
     const r = await v.get('/matters?updated_since=2029-12-31T23:59:59Z');
-    assert.deepEqual(r.body.data.map((m: any) => m.recordNumber), [record]);
+    assert.deepEqual(
+      r.body.data.map((m: any) => m.recordNumber),
+      [record],
+    );
     const none = await v.get('/roll-calls?updated_since=2029-12-31T23:59:59Z');
     assert.deepEqual(none.body.data, []);
   });
@@ -147,7 +161,10 @@ describe('roll calls and votes', () => {
   test('votes by matter record number and value', async () => {
     const nays = await v.get('/votes?matter=so2026-0025407&value=Nay');
     assert.equal(nays.status, 200);
-    assert.deepEqual(nays.body.data.map((x: any) => x.ward).sort((a: number, b: number) => a - b), [6, 25, 28]);
+    assert.deepEqual(
+      nays.body.data.map((x: any) => x.ward).sort((a: number, b: number) => a - b),
+      [6, 25, 28],
+    );
     const bad = await v.get('/votes?value=Maybe');
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /value.*one of/);
@@ -179,7 +196,10 @@ describe('meetings, bodies, people', () => {
     assert.equal(detail.body.terms[0].office, 'Alderperson');
     assert.equal(detail.body.memberships[0].bodyName, 'City Council');
     const lobbyists = await v.get('/people?kind=lobbyist');
-    assert.deepEqual(lobbyists.body.data.map((p: any) => p.id), [LOBBYIST_ID]);
+    assert.deepEqual(
+      lobbyists.body.data.map((p: any) => p.id),
+      [LOBBYIST_ID],
+    );
     assert.equal((await v.get('/people/nobody')).status, 404);
     assert.equal((await v.get('/people?kind=resident')).status, 400);
   });
@@ -201,7 +221,10 @@ describe('money and lobbying', () => {
     assert.equal(committee.body.receipts.count, receipts.length);
     assert.equal(Math.round(Number(committee.body.receipts.amount) * 100), cents);
     const totals = await v.get(`/money/totals?ward=1&period=year`);
-    assert.equal(totals.body.data.reduce((s: number, p: any) => s + Math.round(Number(p.receipts.amount) * 100), 0), cents);
+    assert.equal(
+      totals.body.data.reduce((s: number, p: any) => s + Math.round(Number(p.receipts.amount) * 100), 0),
+      cents,
+    );
     assert.ok(totals.body.data.every((p: any) => /^\d{4}$/.test(p.period) && /^\d+\.\d{2}$/.test(p.receipts.amount)));
     const ranged = await v.get('/money/receipts?from=2016-01-01&to=2016-12-31');
     assert.ok(ranged.body.data.every((r: any) => r.date.startsWith('2016')));
@@ -236,7 +259,10 @@ describe('search and sources', () => {
     assert.equal(exact.body.data[0].path, '/matters/SO2026-0025407');
     const pages = await all('/search?q=committee', 2);
     const ranks = pages.map((x) => x.rank);
-    assert.deepEqual(ranks, [...ranks].sort((a, b) => b - a));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => b - a),
+    );
     assert.equal(new Set(pages.map((x) => `${x.type}:${x.id}`)).size, pages.length);
     assert.equal((await v.get('/search')).status, 400);
   });

@@ -55,7 +55,12 @@ export function effectOperations(ctx: AppContext, behaviour: Behaviour) {
   const Note = Type.Object({ note: Type.String({ minLength: 1 }) }, { additionalProperties: false });
   return bindOperations(null, {
     'test.effects.record': op({ ...common, summary: 'Record an effect', input: Note, run: (_svc, actor, input) => run(input.note, actor.account.id) }),
-    'test.effects.delete': op({ ...common, summary: 'Record a deletion', input: Note, run: (_svc, actor, input) => run(`deleted:${input.note}`, actor.account.id) }),
+    'test.effects.delete': op({
+      ...common,
+      summary: 'Record a deletion',
+      input: Note,
+      run: (_svc, actor, input) => run(`deleted:${input.note}`, actor.account.id),
+    }),
   });
 }
 

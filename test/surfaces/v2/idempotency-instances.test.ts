@@ -31,7 +31,12 @@ test('20 identical requests spread over two instances have exactly one effect', 
   const { key } = await second.ctx.services.credentials.keys.create({ accountId: account.id, name: 'both', scopes: ['public.ai'] });
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      apps[i % 2]!.inject({ method: 'POST', url: '/api/v2/effects', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'shared' }, payload: { note: 'two-instances' } }),
+      apps[i % 2]!.inject({
+        method: 'POST',
+        url: '/api/v2/effects',
+        headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'shared' },
+        payload: { note: 'two-instances' },
+      }),
     ),
   );
   assert.equal(await countEffects(first.ctx, 'two-instances'), 1);
@@ -39,7 +44,12 @@ test('20 identical requests spread over two instances have exactly one effect', 
   for (const r of results) assert.ok(r.statusCode === 201 || r.statusCode === 409, `status ${r.statusCode}`);
   // Each instance replays the answer the other stored.
   for (const app of apps) {
-    const again = await app.inject({ method: 'POST', url: '/api/v2/effects', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'shared' }, payload: { note: 'two-instances' } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/v2/effects',
+      headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'shared' },
+      payload: { note: 'two-instances' },
+    });
     assert.equal(again.headers['idempotent-replayed'], 'true');
   }
 });

@@ -81,7 +81,12 @@ test('the same key with a different body, path or method is 422 idempotency_key_
 test('the body is compared as JSON: reordered keys are the same request', async () => {
   const { auth } = await newKey();
   const send = (payload: string) =>
-    app.inject({ method: 'POST', url: '/api/v2/effects', headers: { authorization: auth, 'idempotency-key': 'order', 'content-type': 'application/json' }, payload });
+    app.inject({
+      method: 'POST',
+      url: '/api/v2/effects',
+      headers: { authorization: auth, 'idempotency-key': 'order', 'content-type': 'application/json' },
+      payload,
+    });
   assert.equal((await send('{"note":"ordered"}')).statusCode, 201);
   const again = await send('{ "note" : "ordered" }');
   assert.equal(again.headers['idempotent-replayed'], 'true');

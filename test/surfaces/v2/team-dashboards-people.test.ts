@@ -22,7 +22,14 @@ after(async () => {
   await w.t.close();
 });
 
-const widget = (id: string, over: Record<string, unknown> = {}) => ({ id, kind: 'roll_call', position: { x: 0, y: 0 }, size: { w: 4, h: 3 }, settings: { recordNumber: w.seeded.matters[0]!.recordNumber }, ...over });
+const widget = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  kind: 'roll_call',
+  position: { x: 0, y: 0 },
+  size: { w: 4, h: 3 },
+  settings: { recordNumber: w.seeded.matters[0]!.recordNumber },
+  ...over,
+});
 
 test('dashboards: create at version 1, rename, save layouts with and without baseVersion, delete', async () => {
   const created = expectOk(await call(team.keys.member, 'POST', '/team/dashboards', { name: 'Votes' }), 201);
@@ -35,7 +42,12 @@ test('dashboards: create at version 1, rename, save layouts with and without bas
   assert.equal(saved.version, 2);
   assert.deepEqual(saved.layout, layout);
   // stale baseVersion → 409, unchanged
-  expectError(await call(team.keys.owner, 'PATCH', `/team/dashboards/${created.id}`, { baseVersion: 1, layout: { widgets: [] } }), 409, 'conflict', /version 2/);
+  expectError(
+    await call(team.keys.owner, 'PATCH', `/team/dashboards/${created.id}`, { baseVersion: 1, layout: { widgets: [] } }),
+    409,
+    'conflict',
+    /version 2/,
+  );
   assert.deepEqual(expectOk(await call(team.keys.owner, 'GET', '/team/dashboards')).data[0].layout, layout);
   // without baseVersion the save is unconditional
   assert.equal(expectOk(await call(team.keys.owner, 'PATCH', `/team/dashboards/${created.id}`, { layout: { widgets: [] } })).version, 3);
@@ -73,7 +85,14 @@ test('layouts are validated per widget kind and limited to 64 KiB; names to 200 
   assert.ok(Buffer.byteLength(JSON.stringify(big)) > 64 * 1024);
   expectError(await call(team.keys.owner, 'POST', '/team/dashboards', { name: 'Big', layout: big }), 400, 'invalid_request', /65536/);
   expectError(await call(team.keys.owner, 'POST', '/team/dashboards', { name: 'n'.repeat(201) }), 400, 'invalid_request');
-  const ok = { widgets: [widget('a'), widget('b', { kind: 'attendance', settings: {} }), widget('c', { kind: 'lobbying_by_client', settings: { year: 2015 } }), widget('d', { kind: 'money_by_period', settings: { period: 'quarter', ward: 1 } })] };
+  const ok = {
+    widgets: [
+      widget('a'),
+      widget('b', { kind: 'attendance', settings: {} }),
+      widget('c', { kind: 'lobbying_by_client', settings: { year: 2015 } }),
+      widget('d', { kind: 'money_by_period', settings: { period: 'quarter', ward: 1 } }),
+    ],
+  };
   expectOk(await call(team.keys.owner, 'POST', '/team/dashboards', { name: 'n'.repeat(200), layout: ok }), 201);
 });
 
@@ -104,19 +123,42 @@ test('people: officials, staff and lobbyists with people.read; residents and rep
   assert.ok(full.some((p: any) => p.id === 'resident-1'));
   assert.ok(full.some((p: any) => p.id === 'orgrep-1'));
   assert.equal(expectOk(await call(other.keys.owner, 'GET', '/people/orgrep-1')).organization, 'Block Club');
-  assert.deepEqual(expectOk(await call(other.keys.owner, 'GET', '/people?kind=resident')).data.map((p: any) => p.id), ['resident-1']);
+  assert.deepEqual(
+    expectOk(await call(other.keys.owner, 'GET', '/people?kind=resident')).data.map((p: any) => p.id),
+    ['resident-1'],
+  );
   // The scope without the feature (the team lost offices) shows public people only.
-  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, { teamId: other.id, disable: ['offices'] });
+  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, {
+    teamId: other.id,
+    disable: ['offices'],
+  });
   expectError(await call(other.keys.owner, 'GET', '/people/resident-1'), 404, 'not_found');
-  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, { teamId: other.id, enable: ['offices'] });
+  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, {
+    teamId: other.id,
+    enable: ['offices'],
+  });
 });
 
 test('testimony of a meeting: speakers in public capacities, plus residents and representatives with offices', async () => {
   const pub = expectOk(await call(team.keys.owner, 'GET', `/meetings/${meetingId}/testimony`)).data;
-  assert.deepEqual(pub.map((t: any) => t.id), ['t1']);
-  assert.deepEqual(pub[0], { id: 't1', meetingId, matterId: null, speaker: { name: 'Sam Staff', kind: 'staff', organization: null }, position: 'supports', mode: 'in_person', summary: 'Sam Staff spoke.' });
+  assert.deepEqual(
+    pub.map((t: any) => t.id),
+    ['t1'],
+  );
+  assert.deepEqual(pub[0], {
+    id: 't1',
+    meetingId,
+    matterId: null,
+    speaker: { name: 'Sam Staff', kind: 'staff', organization: null },
+    position: 'supports',
+    mode: 'in_person',
+    summary: 'Sam Staff spoke.',
+  });
   const all = expectOk(await call(other.keys.owner, 'GET', `/meetings/${meetingId}/testimony`)).data;
-  assert.deepEqual(all.map((t: any) => t.id), ['t1', 't2', 't3']);
+  assert.deepEqual(
+    all.map((t: any) => t.id),
+    ['t1', 't2', 't3'],
+  );
   assert.deepEqual(all[2].speaker, { name: 'Omar Org', kind: 'organization_rep', organization: 'Block Club' });
   expectError(await call(team.keys.owner, 'GET', '/meetings/no-such-meeting/testimony'), 404, 'not_found');
   const personal = await w.t.ctx.services.credentials.keys.create({ accountId: team.owner, name: 'p', scopes: ['public.read'] });

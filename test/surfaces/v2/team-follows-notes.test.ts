@@ -42,7 +42,10 @@ test('personal follows: legislation, person, body and search, resolved and liste
   assert.equal(first.data.length, 3);
   assert.ok(first.meta.nextCursor);
   const second = expectOk(await call(key, 'GET', `/me/follows?limit=3&cursor=${first.meta.nextCursor}`));
-  assert.deepEqual([...first.data, ...second.data].map((f: any) => f.id), created.map((f) => f.id));
+  assert.deepEqual(
+    [...first.data, ...second.data].map((f: any) => f.id),
+    created.map((f) => f.id),
+  );
   assert.equal(second.meta.nextCursor, null);
   expectError(await call(key, 'GET', '/me/follows?limit=0'), 400, 'invalid_request');
   expectError(await call(key, 'GET', '/me/follows?limit=201'), 400, 'invalid_request');
@@ -59,7 +62,12 @@ test('personal follows: legislation, person, body and search, resolved and liste
 
 test('follows of unknown records are 404 with a clear message; bad bodies and sizes are 400', async () => {
   const { key } = await personalKey(w.t);
-  expectError(await call(key, 'POST', '/me/follows', { type: 'legislation', refId: 'O2099-0000001' }), 404, 'not_found', /No matter with record number "O2099-0000001"/);
+  expectError(
+    await call(key, 'POST', '/me/follows', { type: 'legislation', refId: 'O2099-0000001' }),
+    404,
+    'not_found',
+    /No matter with record number "O2099-0000001"/,
+  );
   expectError(await call(key, 'POST', '/me/follows', { type: 'person', refId: 'nobody' }), 404, 'not_found', /nobody/);
   expectError(await call(key, 'POST', '/me/follows', { type: 'body', refId: 'no-body' }), 404, 'not_found', /no-body/);
   expectError(await call(key, 'POST', '/me/follows', { type: 'vote', refId: 'x' }), 400, 'invalid_request');
@@ -86,7 +94,10 @@ test('/me/follows needs a personal credential; /team/follows a team one, the fea
   // A member's session may read but not write team follows: the role, not a scope, is missing.
   expectError(await call(team.keys.member, 'POST', '/team/follows', { type: 'person', refId: LOBBYIST_ID }), 403, 'forbidden');
   const bySession = expectOk(await call(sessionHeaders(session, team.id), 'POST', '/team/follows', { type: 'person', refId: LOBBYIST_ID }), 201);
-  assert.deepEqual(expectOk(await call(team.keys.member, 'GET', '/team/follows')).data.map((f: any) => f.id), [follow.id, bySession.id]);
+  assert.deepEqual(
+    expectOk(await call(team.keys.member, 'GET', '/team/follows')).data.map((f: any) => f.id),
+    [follow.id, bySession.id],
+  );
 
   // Another team's follow is not found, never forbidden; the follow stays.
   expectError(await call(other.keys.owner, 'DELETE', `/team/follows/${follow.id}`), 404, 'not_found');
@@ -108,7 +119,10 @@ test('a demoted admin’s key keeps its scopes on paper but its writes are 403 f
 test('team notes: any member writes; only the author edits or deletes; subjects resolve; sizes', async () => {
   const matter = w.seeded.matters[1]!;
   const meeting = w.seeded.meetings[0]!;
-  const note = expectOk(await call(team.keys.member, 'POST', '/team/notes', { body: 'Call the sponsor', subject: { type: 'matter', refId: matter.recordNumber.toUpperCase() } }), 201);
+  const note = expectOk(
+    await call(team.keys.member, 'POST', '/team/notes', { body: 'Call the sponsor', subject: { type: 'matter', refId: matter.recordNumber.toUpperCase() } }),
+    201,
+  );
   assert.deepEqual(Object.keys(note).sort(), ['authorId', 'body', 'createdAt', 'id', 'subject', 'updatedAt']);
   assert.deepEqual(note.subject, { type: 'matter', refId: matter.recordNumber });
   assert.equal(note.authorId, team.member);
@@ -162,8 +176,14 @@ test("one person's stored answer is never replayed to another person of the team
   // Nor can a person who may not make the change get the owner's answer: refused before the key is looked at.
   const patch = await call(team.keys.owner, 'PATCH', `/team/notes/${first.json().id}`, { body: 'edited' }, { 'idempotency-key': 'edit-key' });
   assert.equal(patch.statusCode, 200);
-  expectError(await call(team.keys.member, 'PATCH', `/team/notes/${first.json().id}`, { body: 'edited' }, { 'idempotency-key': 'edit-key' }), 422, 'idempotency_key_reused');
-  const notes = expectOk(await call(team.keys.owner, 'GET', '/team/notes?limit=200')).data.filter((n: any) => n.body === 'Owner wrote this' || n.body === 'edited');
+  expectError(
+    await call(team.keys.member, 'PATCH', `/team/notes/${first.json().id}`, { body: 'edited' }, { 'idempotency-key': 'edit-key' }),
+    422,
+    'idempotency_key_reused',
+  );
+  const notes = expectOk(await call(team.keys.owner, 'GET', '/team/notes?limit=200')).data.filter(
+    (n: any) => n.body === 'Owner wrote this' || n.body === 'edited',
+  );
   assert.equal(notes.length, 1);
 });
 

@@ -55,14 +55,20 @@ export async function makeTeam(t: TestContext, features: string[], extraScopes: 
   const team = await accounts.teams.create(operator, { name: `Team ${tag}`, ownerAccountId: owner.id, features });
   await accounts.members.add(operator, { teamId: team.id, accountId: admin.id, role: 'admin' });
   await accounts.members.add(operator, { teamId: team.id, accountId: member.id, role: 'member' });
-  const key = async (accountId: string, scopes: Scope[]) => credentials.keys.create({ accountId, teamId: team.id, name: 'team test', scopes: [...scopes, ...extraScopes] });
+  const key = async (accountId: string, scopes: Scope[]) =>
+    credentials.keys.create({ accountId, teamId: team.id, name: 'team test', scopes: [...scopes, ...extraScopes] });
   const adminKey = await key(admin.id, allTeamScopes);
   return {
     id: team.id,
     owner: owner.id,
     admin: admin.id,
     member: member.id,
-    keys: { owner: (await key(owner.id, allTeamScopes)).key, admin: adminKey.key, adminId: adminKey.id, member: sessionHeaders(await signIn(t, member.email), team.id) },
+    keys: {
+      owner: (await key(owner.id, allTeamScopes)).key,
+      admin: adminKey.key,
+      adminId: adminKey.id,
+      member: sessionHeaders(await signIn(t, member.email), team.id),
+    },
   };
 }
 
@@ -86,7 +92,13 @@ export function sessionHeaders(session: string, teamId?: string): Record<string,
 }
 
 export function api(t: TestContext) {
-  return (auth: string | Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  return (
+    auth: string | Record<string, string>,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
     t.app.inject({
       method,
       url: `/api/v2${url}`,

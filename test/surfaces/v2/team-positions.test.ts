@@ -41,7 +41,9 @@ test('stance: every transition of the table, with history newest first and the p
   assert.equal(set.history[0].source, 'v2.stance');
   assert.equal(set.history[0].previous, null);
   const positions = expectOk(await call(team.keys.admin, 'GET', '/team/positions')).data;
-  assert.deepEqual(positions, [{ id: set.id, recordId: record, matterId: set.matterId, label: 'Good for renters', stance: 'supports', updatedAt: set.updatedAt }]);
+  assert.deepEqual(positions, [
+    { id: set.id, recordId: record, matterId: set.matterId, label: 'Good for renters', stance: 'supports', updatedAt: set.updatedAt },
+  ]);
   // the same stance again changes nothing
   assert.equal(expectOk(await call(team.keys.owner, 'PUT', stanceUrl(record), { stance: 'supports' })).history.length, 1);
   // supports + PUT opposes (admin key) → opposes, previous set
@@ -67,7 +69,12 @@ test('stance: every transition of the table, with history newest first and the p
   const again = expectOk(await call(team.keys.owner, 'PUT', stanceUrl(record), { stance: 'supports' }));
   assert.deepEqual(
     again.history.map((h: any) => [h.stance, h.previous]),
-    [['supports', null], [null, 'opposes'], ['opposes', 'supports'], ['supports', null]],
+    [
+      ['supports', null],
+      [null, 'opposes'],
+      ['opposes', 'supports'],
+      ['supports', null],
+    ],
   );
   expectOk(await call(team.keys.owner, 'DELETE', stanceUrl(record)));
 });
@@ -90,26 +97,56 @@ test('positions: PUT replaces the set, POST adds or updates by record; both are 
       ],
     }),
   );
-  assert.deepEqual(put.data.map((p: any) => [p.recordId, p.stance]), [[record, 'supports'], [record2, 'opposes']]);
+  assert.deepEqual(
+    put.data.map((p: any) => [p.recordId, p.stance]),
+    [
+      [record, 'supports'],
+      [record2, 'opposes'],
+    ],
+  );
   const stance = expectOk(await call(team.keys.owner, 'GET', stanceUrl(record2)));
   assert.equal(stance.id, put.data[1].id, 'the stance is the positions row');
   assert.equal(stance.history[0].source, 'v2.positions');
   // POST updates one by record and leaves the other
-  const post = expectOk(await call(team.keys.admin, 'POST', '/team/positions', { positions: [{ recordId: record2.toLowerCase(), stance: 'supports', label: 'Changed our minds' }] }));
-  assert.deepEqual(post.data.map((p: any) => [p.id, p.stance]), [[put.data[1].id, 'supports']]);
+  const post = expectOk(
+    await call(team.keys.admin, 'POST', '/team/positions', {
+      positions: [{ recordId: record2.toLowerCase(), stance: 'supports', label: 'Changed our minds' }],
+    }),
+  );
+  assert.deepEqual(
+    post.data.map((p: any) => [p.id, p.stance]),
+    [[put.data[1].id, 'supports']],
+  );
   assert.equal(expectOk(await call(team.keys.owner, 'GET', '/team/positions')).data.length, 2);
   // PUT with one bill clears the other (history entry with stance null)
   expectOk(await call(team.keys.owner, 'PUT', '/team/positions', { positions: [{ recordId: record2, stance: 'supports', label: 'Changed our minds' }] }));
   expectError(await call(team.keys.owner, 'GET', stanceUrl(record)), 404, 'not_found');
   // an unknown record or a duplicate changes nothing
-  expectError(await call(team.keys.owner, 'PUT', '/team/positions', { positions: [{ recordId: 'O2099-1', stance: 'supports', label: '' }] }), 404, 'not_found', /O2099-1/);
   expectError(
-    await call(team.keys.owner, 'PUT', '/team/positions', { positions: [{ recordId: record, stance: 'supports', label: '' }, { recordId: record.toLowerCase(), stance: 'opposes', label: '' }] }),
+    await call(team.keys.owner, 'PUT', '/team/positions', { positions: [{ recordId: 'O2099-1', stance: 'supports', label: '' }] }),
+    404,
+    'not_found',
+    /O2099-1/,
+  );
+  expectError(
+    await call(team.keys.owner, 'PUT', '/team/positions', {
+      positions: [
+        { recordId: record, stance: 'supports', label: '' },
+        { recordId: record.toLowerCase(), stance: 'opposes', label: '' },
+      ],
+    }),
     400,
     'invalid_request',
   );
-  expectError(await call(team.keys.owner, 'POST', '/team/positions', { positions: [{ recordId: record, stance: 'supports', label: 'x'.repeat(201) }] }), 400, 'invalid_request');
-  assert.deepEqual(expectOk(await call(team.keys.owner, 'GET', '/team/positions')).data.map((p: any) => p.recordId), [record2]);
+  expectError(
+    await call(team.keys.owner, 'POST', '/team/positions', { positions: [{ recordId: record, stance: 'supports', label: 'x'.repeat(201) }] }),
+    400,
+    'invalid_request',
+  );
+  assert.deepEqual(
+    expectOk(await call(team.keys.owner, 'GET', '/team/positions')).data.map((p: any) => p.recordId),
+    [record2],
+  );
   expectError(await call(team.keys.member, 'PUT', '/team/positions', { positions: [] }), 403, 'forbidden');
   // DELETE /team/positions/{id} clears the stance
   const [pos] = expectOk(await call(team.keys.owner, 'GET', '/team/positions')).data;

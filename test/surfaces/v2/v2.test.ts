@@ -36,7 +36,9 @@ after(async () => {
 // Public data lists (the team and people lists are tested with team keys in team-*.test.ts).
 const opOf = (r: RouteDef) => t.ctx.operations.get(r.operation);
 const listRoutes = () =>
-  v2Routes.filter((r) => r.method === 'GET' && JSON.stringify(opOf(r).output).includes('nextCursor') && (opOf(r).access.scopes as readonly string[]).includes('public.read'));
+  v2Routes.filter(
+    (r) => r.method === 'GET' && JSON.stringify(opOf(r).output).includes('nextCursor') && (opOf(r).access.scopes as readonly string[]).includes('public.read'),
+  );
 
 function assertV2Error(res: { statusCode: number; json(): any }, status: number, code: string) {
   assert.equal(res.statusCode, status);
@@ -64,7 +66,10 @@ test('GET /api/v2/me: the decisions.md shape, never cached by shared caches', as
 test('v2 errors use { error: { code, message } }: 400, 401, 403, 404', async () => {
   const unauth = await t.app.inject({ method: 'GET', url: '/api/v2/matters' });
   assertV2Error(unauth, 401, 'unauthorized');
-  assert.match(String(unauth.headers['www-authenticate']), /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai"$/);
+  assert.match(
+    String(unauth.headers['www-authenticate']),
+    /^Bearer resource_metadata="http:\/\/council\.test\/\.well-known\/oauth-protected-resource\/api", scope="public\.read public\.ai"$/,
+  );
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/matters?api_key=ctk_x' }), 400, 'invalid_request');
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/matters?limit=0', headers: auth() }), 400, 'invalid_request');
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/no-such-route', headers: auth() }), 404, 'not_found');
@@ -104,7 +109,9 @@ test('every v2 list: limit 1-200 (0 and 201 are 400), default 50, { data, meta: 
   for (const r of lists) {
     // Required filters (search's `q`) get a plain value; the page parameters are what is tested.
     const qs = JSON.parse(JSON.stringify(routeParts(r, opOf(r)).querystring ?? {}));
-    const required = ((qs.required ?? []) as string[]).filter((name) => qs.properties[name].default === undefined).map((name) => `${name}=${qs.properties[name].type === 'integer' ? 1 : 'tax'}`);
+    const required = ((qs.required ?? []) as string[])
+      .filter((name) => qs.properties[name].default === undefined)
+      .map((name) => `${name}=${qs.properties[name].type === 'integer' ? 1 : 'tax'}`);
     const url = `/api/v2${r.path}?${required.join('&')}`;
     for (const limit of [0, 201]) assertV2Error(await t.app.inject({ method: 'GET', url: `${url}&limit=${limit}`, headers: auth() }), 400, 'invalid_request');
     const res = await t.app.inject({ method: 'GET', url, headers: auth() });
@@ -163,7 +170,10 @@ test('the v2 description of a write route documents Idempotency-Key, 409 and 422
   assert.equal(header.name, 'Idempotency-Key');
   assert.deepEqual([header.schema.minLength, header.schema.maxLength], [1, 255]);
   assert.ok(post.responses['409'] && post.responses['422']);
-  assert.equal(doc.paths['/me'].get.parameters.find((p: any) => p.in === 'header'), undefined);
+  assert.equal(
+    doc.paths['/me'].get.parameters.find((p: any) => p.in === 'header'),
+    undefined,
+  );
 });
 
 async function signIn(email: string): Promise<string> {
@@ -184,7 +194,8 @@ test('a signed-in dashboard session is accepted on v2; its writes need the CSRF 
   assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie } })).statusCode, 401);
   assertV2Error(await t.app.inject({ method: 'GET', url: '/api/v2/me', headers: { cookie: 'ct_session=cts_unknown' } }), 401, 'unauthorized');
 
-  const write = (headers: Record<string, string>) => effects.inject({ method: 'POST', url: '/api/v2/effects', headers: { cookie, ...headers }, payload: { note: 'by-session' } });
+  const write = (headers: Record<string, string>) =>
+    effects.inject({ method: 'POST', url: '/api/v2/effects', headers: { cookie, ...headers }, payload: { note: 'by-session' } });
   assertV2Error(await write({}), 403, 'forbidden');
   assertV2Error(await write({ 'x-csrf-token': 'wrong' }), 403, 'forbidden');
   assert.equal(await countEffects(t.ctx, 'by-session'), 0);

@@ -37,7 +37,7 @@ function keyValueIn(body: string): string {
   return m[0];
 }
 
-test("the team key page acts only within its team: outsiders and plain members make nothing, personal keys are not made there", async () => {
+test('the team key page acts only within its team: outsiders and plain members make nothing, personal keys are not made there', async () => {
   const before = { team: (await teamKeys()).length, stranger: (await ownKeys('stranger')).length, member: (await ownKeys('member')).length };
   // Someone outside the team, with a valid form of their own session: 404, and no key of any kind.
   const strangerForm = await browsers.stranger!.get('/account');
@@ -81,7 +81,11 @@ test('an admin makes a team key on the page: the value is shown once and never a
   assert.equal(value.slice(0, 8), key.prefix);
 
   // Every later page lists it by prefix, never by value.
-  for (const [who, url] of [['admin', teamPage()], ['owner', teamPage()], ['admin', '/account']] as const) {
+  for (const [who, url] of [
+    ['admin', teamPage()],
+    ['owner', teamPage()],
+    ['admin', '/account'],
+  ] as const) {
     const later = await browsers[who]!.get(url);
     assert.equal(later.status, 200);
     assert.equal(later.body.includes(value), false, `${url} for ${who} must not show the key value`);
@@ -214,14 +218,23 @@ test('key changes without a valid CSRF token are 403 and change nothing', async 
   const key = await credentials.keys.get(operator, id);
   assert.equal(key.name, 'csrf target');
   assert.equal(key.revokedAt, null);
-  assert.equal((await ownKeys('admin')).some((k) => k.name === 'forged'), false);
+  assert.equal(
+    (await ownKeys('admin')).some((k) => k.name === 'forged'),
+    false,
+  );
 });
 
 test("another team's pages and keys are 404", async () => {
   const b = browsers.admin!;
   assert.equal((await b.get(`/dashboard/${otherTeamId}/settings/api-keys`)).status, 404);
   assert.equal((await b.get(`/dashboard/${otherTeamId}/settings/members`)).status, 404);
-  const { id } = await t.ctx.services.credentials.keys.create({ accountId: ids.stranger!, name: 'theirs', scopes: ['public.read'], teamId: otherTeamId, by: asAccount(ids.stranger!) });
+  const { id } = await t.ctx.services.credentials.keys.create({
+    accountId: ids.stranger!,
+    name: 'theirs',
+    scopes: ['public.read'],
+    teamId: otherTeamId,
+    by: asAccount(ids.stranger!),
+  });
   const csrf = csrfOf((await b.get(teamPage())).body);
   assert.equal((await b.post(`${teamPage()}/${id}/revoke`, { _csrf: csrf })).status, 404);
   assert.equal((await t.ctx.services.credentials.keys.get(operator, id)).revokedAt, null);

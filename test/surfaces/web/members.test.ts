@@ -95,7 +95,7 @@ test('the last owner cannot step down; with a second owner they can', async () =
   assert.equal(await roleOf('owner'), 'admin');
 });
 
-test("removing a member revokes the team keys they made", async () => {
+test('removing a member revokes the team keys they made', async () => {
   const { accounts, credentials } = t.ctx.services;
   await accounts.members.setRole(operator, { teamId, accountId: ids.member!, role: 'admin' });
   const made = await credentials.keys.create({ accountId: ids.member!, name: 'leaver key', scopes: ['public.read'], teamId });

@@ -23,7 +23,11 @@ test('over https the cookies are Secure, and a POST from the site itself is acce
   const b = new Browser(t.app);
   const form = await b.get('/signin');
   assert.ok(form.setCookies.every((c) => /; Secure/.test(c) && /; HttpOnly/.test(c) && /; SameSite=Lax/.test(c)));
-  const sent = await b.post('/signin', { _csrf: csrfOf(form.body), email: 'secure@example.org' }, { origin: 'https://council.example', 'sec-fetch-site': 'same-origin' });
+  const sent = await b.post(
+    '/signin',
+    { _csrf: csrfOf(form.body), email: 'secure@example.org' },
+    { origin: 'https://council.example', 'sec-fetch-site': 'same-origin' },
+  );
   assert.equal(sent.status, 200);
   // Without SMTP_URL the mail is still kept (and logged) in production, only not served.
   const mail = t.ctx.services.mailer.outbox().find((m) => m.to === 'secure@example.org')!;

@@ -20,7 +20,10 @@ test('sign out ends this browser only', async () => {
   assert.match(page.body, /signed in on 2 browsers/);
   const out = await laptop.post('/signout', { _csrf: csrfOf(page.body) });
   assert.equal(out.status, 303);
-  assert.ok(out.setCookies.some((c) => /^ct_session=;.*Max-Age=0/.test(c)), 'the cookie is cleared');
+  assert.ok(
+    out.setCookies.some((c) => /^ct_session=;.*Max-Age=0/.test(c)),
+    'the cookie is cleared',
+  );
   assert.equal((await laptop.get('/account')).status, 303);
   assert.equal((await phone.get('/account')).status, 200);
 });

@@ -20,7 +20,8 @@ export class ClaimRefusal extends AppError {
 const invalid = (message: string) => new AppError('invalid_request', message);
 
 export function parseRegistration(input: unknown): { email: string; agentName: string; agentUri: string | null } {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw invalid('Send a JSON object: { "email", "agent_name", "agent_uri" (optional) }.');
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw invalid('Send a JSON object: { "email", "agent_name", "agent_uri" (optional) }.');
   const body = input as Record<string, unknown>;
   const unknown = Object.keys(body).filter((k) => !['email', 'agent_name', 'agent_uri'].includes(k));
   if (unknown.length) throw invalid(`Unknown field ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; send email, agent_name and optionally agent_uri.`);
@@ -39,7 +40,8 @@ export function parseRegistration(input: unknown): { email: string; agentName: s
     } catch {
       url = null;
     }
-    if (url?.protocol !== 'https:' || url.username || url.password || raw.length > 2048) throw invalid('agent_uri must be an https URL (at most 2048 characters).');
+    if (url?.protocol !== 'https:' || url.username || url.password || raw.length > 2048)
+      throw invalid('agent_uri must be an https URL (at most 2048 characters).');
     agentUri = url.toString();
   }
   return { email, agentName: name, agentUri };

@@ -52,7 +52,12 @@ function sameHash(a: Buffer, b: Buffer): boolean {
 
 export function createAgentRegistration(
   deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
-  others: { keys: Pick<ApiKeys, 'create'>; mailer: Mailer; findOrCreateAccount(email: string): Promise<{ account: AccountView }>; markEmailVerified(accountId: string): Promise<void> },
+  others: {
+    keys: Pick<ApiKeys, 'create'>;
+    mailer: Mailer;
+    findOrCreateAccount(email: string): Promise<{ account: AccountView }>;
+    markEmailVerified(accountId: string): Promise<void>;
+  },
 ) {
   const { db, clock, config } = deps;
 
@@ -119,7 +124,13 @@ export function createAgentRegistration(
           `The request expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not ask for this, ignore this email: nothing is granted unless you approve.`,
         ].join('\n'),
       });
-      return { registration_id: id, claim_token: claimToken, claim_uri: `${config.baseUrl}/agent/auth/claim`, interval: config.ttl.claimInterval, expires_in: ttl };
+      return {
+        registration_id: id,
+        claim_token: claimToken,
+        claim_uri: `${config.baseUrl}/agent/auth/claim`,
+        interval: config.ttl.claimInterval,
+        expires_in: ttl,
+      };
     },
 
     /** The approval page's GET: what is asked, without deciding anything; null when the link is spent or expired. */
@@ -140,7 +151,8 @@ export function createAgentRegistration(
         accountId = account.id;
       }
       const to = decision === 'approve' ? 'approved' : 'denied';
-      if (!(await repo.decide(db, row.id, to, accountId, clock.now()))) throw new AppError('invalid_request', 'This approval link has expired or was already used.');
+      if (!(await repo.decide(db, row.id, to, accountId, clock.now())))
+        throw new AppError('invalid_request', 'This approval link has expired or was already used.');
       return to;
     },
 
@@ -164,7 +176,8 @@ export function createAgentRegistration(
         throw new ClaimRefusal('authorization_pending', 'The person has not decided yet.', interval);
       }
       // Approved: the key is issued to exactly one claim.
-      if (!row.account_id || !(await repo.claim(db, row.id, now))) throw new ClaimRefusal('invalid_grant', 'This registration was already claimed; its key was given once.');
+      if (!row.account_id || !(await repo.claim(db, row.id, now)))
+        throw new ClaimRefusal('invalid_grant', 'This registration was already claimed; its key was given once.');
       const created = await others.keys.create({
         accountId: row.account_id,
         name: `Agent: ${row.agent_name}`.slice(0, 200),

@@ -31,7 +31,10 @@ export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts
   const keyKind = team ? 'team' : 'personal';
   for (const scope of scopes) {
     if (!scopeFitsKeyKind(scope, keyKind)) {
-      throw new AppError('invalid_request', `A ${keyKind} key cannot hold ${scope}; ${keyKind === 'team' ? 'make a personal key for me.* scopes' : 'make a team key for team.* and people.* scopes'}.`);
+      throw new AppError(
+        'invalid_request',
+        `A ${keyKind} key cannot hold ${scope}; ${keyKind === 'team' ? 'make a personal key for me.* scopes' : 'make a team key for team.* and people.* scopes'}.`,
+      );
     }
     if (team && !roleCanGrant(scope, team.role!, team.features)) {
       throw new AppError('invalid_request', `The creator's role (${team.role}) or the team's features cannot grant ${scope}.`);

@@ -113,7 +113,12 @@ export async function updateKey(db: Q, id: string, set: { name?: string; expires
 
 /** True when this call revoked the key (false: it already was). */
 export async function revokeKey(db: Q, id: string, now: Date, reason: string): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -128,4 +133,3 @@ export function revokeTeamKeysOf(db: Q, teamId: string, accountId: string, now: 
     .returning(['id', 'name', 'kind', 'prefix', 'scopes', 'team_id', 'account_id'])
     .execute();
 }
-

@@ -46,8 +46,23 @@ type KeyRef = { id: string; within?: KeyContext };
 export type EmitCredentialEvent = (event: CredentialEvent) => Promise<unknown>;
 
 /** A key row as a credential event names it. */
-export function keyCredential(row: { id: string; name: string; kind: string; prefix: string; scopes: string[] | null; team_id: string | null }): CredentialEvent['credential'] {
-  return { id: row.id, type: 'api_key', kind: row.kind, name: row.name, prefix: row.prefix, scopes: row.scopes ?? ['public.read', 'public.ai'], teamId: row.team_id };
+export function keyCredential(row: {
+  id: string;
+  name: string;
+  kind: string;
+  prefix: string;
+  scopes: string[] | null;
+  team_id: string | null;
+}): CredentialEvent['credential'] {
+  return {
+    id: row.id,
+    type: 'api_key',
+    kind: row.kind,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes ?? ['public.read', 'public.ai'],
+    teamId: row.team_id,
+  };
 }
 
 const viaOf = (by: Acting, via: CredentialVia | undefined): CredentialVia => via ?? (by.type === 'operator' ? 'operator' : 'website');

@@ -42,9 +42,7 @@ export interface LimitsOptions {
 
 export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Limits {
   const redisUrl = options.redisUrl === undefined ? deps.config.redisUrl : options.redisUrl;
-  const store: CounterStore = redisUrl
-    ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:')
-    : createPgStore(deps.db, deps.log);
+  const store: CounterStore = redisUrl ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:') : createPgStore(deps.db, deps.log);
   const blocks = createBlocks(store, deps.clock, deps.log);
 
   return {
@@ -61,7 +59,11 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
     async giveBackAnswer(actor, countedAt) {
       const owner = ownerTag(actor);
       const counted = windowSlots(actor, 'ai', countedAt);
-      await blocks.giveBack(owner, counted, counted.map((s) => (s.window === 'ai' ? 1 : 0)));
+      await blocks.giveBack(
+        owner,
+        counted,
+        counted.map((s) => (s.window === 'ai' ? 1 : 0)),
+      );
       const slots = windowSlots(actor, 'none', deps.clock.now());
       return limitState(slots, await blocks.read(owner, slots));
     },

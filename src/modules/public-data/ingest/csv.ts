@@ -8,7 +8,13 @@ export function parseTable(text: string, delimiter = ','): CsvRow[] {
   const body = text.replace(/^\uFEFF/, '');
   const records = parse(body, {
     delimiter,
-    columns: (header: string[]) => header.map((h) => h.replace(/^\uFEFF/, '').trim().toUpperCase()),
+    columns: (header: string[]) =>
+      header.map((h) =>
+        h
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .toUpperCase(),
+      ),
     skip_empty_lines: true,
     relax_column_count: true,
     relax_quotes: delimiter === '\t',

@@ -224,9 +224,7 @@ export function matterRows(m: ElmsMatter, url: string, people: PersonMatcher, bo
     }
   });
   const relations = [
-    ...new Set(
-      (m.relations ?? []).map((r) => (typeof r === 'string' ? r : (r.recordNumber ?? ''))).filter((r): r is string => r.trim() !== ''),
-    ),
+    ...new Set((m.relations ?? []).map((r) => (typeof r === 'string' ? r : (r.recordNumber ?? ''))).filter((r): r is string => r.trim() !== '')),
   ].map((r) => ({ matter_id: id, related_record_number: r.trim() }));
   const seenUrl = new Set<string>();
   const attachments: Row[] = [];

@@ -112,7 +112,14 @@ async function syncPeopleAndBodies(run: AdapterRun): Promise<{ seen: number; cha
         });
     });
     const cols = ['body_id', 'person_id', 'role', 'start_date', 'end_date'];
-    const memberChanged = await replaceChildren(trx, 'body_memberships', 'body_id', bodyRows.map((b) => b.id), memberships, cols);
+    const memberChanged = await replaceChildren(
+      trx,
+      'body_memberships',
+      'body_id',
+      bodyRows.map((b) => b.id),
+      memberships,
+      cols,
+    );
     return new Set([...people, ...termChanged]).size + new Set([...bodyChanged, ...memberChanged]).size;
   });
   tally.add(rows.length + bodies.length, changed);
@@ -146,7 +153,8 @@ async function syncMatters(run: AdapterRun): Promise<{ seen: number; changed: nu
     }
     tally.add(batch.length, await writeMatters(db, batch));
   }
-  if (unmatched.size > 0) run.progress(`${run.source}: ${unmatched.size} votes not stored (voter or value not recognised): ${[...unmatched].slice(0, 5).join('; ')}`);
+  if (unmatched.size > 0)
+    run.progress(`${run.source}: ${unmatched.size} votes not stored (voter or value not recognised): ${[...unmatched].slice(0, 5).join('; ')}`);
   return { ...tally.done(), highWater };
 }
 

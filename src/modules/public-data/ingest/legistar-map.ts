@@ -61,7 +61,14 @@ const blank = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim
 export function bodyRow(client: string, b: L, url: string): Row {
   const type = String(b.BodyTypeName ?? '');
   const name = String(b.BodyName ?? '').trim();
-  const kind = /primary legislative/i.test(type) || /^city council$/i.test(name) ? 'council' : /joint/i.test(name) ? 'joint_committee' : /committee/i.test(type + name) ? 'committee' : 'other';
+  const kind =
+    /primary legislative/i.test(type) || /^city council$/i.test(name)
+      ? 'council'
+      : /joint/i.test(name)
+        ? 'joint_committee'
+        : /committee/i.test(type + name)
+          ? 'committee'
+          : 'other';
   return {
     id: legistarId(client, 'body', b.BodyId),
     name,

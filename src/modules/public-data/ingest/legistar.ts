@@ -81,19 +81,33 @@ export function syncLegistar(client: string) {
         );
         const sponsorRows = [...new Map(sponsors.map((s) => [String(s.MatterSponsorName).trim(), s])).values()].map((s, i) => {
           const personId = legistarId(client, 'person', s.MatterSponsorNameId);
-          return { matter_id: id, person_id: personIds.has(personId) ? personId : null, name: String(s.MatterSponsorName).trim(), role: i === 0 ? 'sponsor' : 'cosponsor', sort: i };
+          return {
+            matter_id: id,
+            person_id: personIds.has(personId) ? personId : null,
+            name: String(s.MatterSponsorName).trim(),
+            role: i === 0 ? 'sponsor' : 'cosponsor',
+            sort: i,
+          };
         });
         batch.push({
-          matter: matterRow(client, m, transport.url(`${base}/Matters/${m.MatterId}`), sponsorRows.map((s) => s.name), bodyIds.has(legistarId(client, 'body', m.MatterBodyId))),
+          matter: matterRow(
+            client,
+            m,
+            transport.url(`${base}/Matters/${m.MatterId}`),
+            sponsorRows.map((s) => s.name),
+            bodyIds.has(legistarId(client, 'body', m.MatterBodyId)),
+          ),
           sponsors: sponsorRows,
           actions: uniqueHistories.map((h, i) => actionRow(client, id, h, i + 1, bodyIds.has(legistarId(client, 'body', h.MatterHistoryActionBodyId)))),
-          attachments: [...new Map(attachments.filter((a) => a.MatterAttachmentHyperlink).map((a) => [a.MatterAttachmentHyperlink, a])).values()].map((a, i) => ({
-            matter_id: id,
-            sort: i + 1,
-            name: String(a.MatterAttachmentName ?? a.MatterAttachmentFileName ?? 'Attachment'),
-            kind: null,
-            url: String(a.MatterAttachmentHyperlink),
-          })),
+          attachments: [...new Map(attachments.filter((a) => a.MatterAttachmentHyperlink).map((a) => [a.MatterAttachmentHyperlink, a])).values()].map(
+            (a, i) => ({
+              matter_id: id,
+              sort: i + 1,
+              name: String(a.MatterAttachmentName ?? a.MatterAttachmentFileName ?? 'Attachment'),
+              kind: null,
+              url: String(a.MatterAttachmentHyperlink),
+            }),
+          ),
           relations: [],
           rollCalls: [],
           votes: [],
@@ -116,7 +130,10 @@ export function syncLegistar(client: string) {
         highWater = later(highWater, e.EventLastModifiedUtc ?? null);
         itemsByEvent.set(String(e.EventId), (await transport.json<L[]>(`${base}/Events/${e.EventId}/EventItems`)) ?? []);
       }
-      const matterIds = [...itemsByEvent.values()].flat().filter((i) => i.EventItemMatterId).map((i) => legistarId(client, 'matter', i.EventItemMatterId));
+      const matterIds = [...itemsByEvent.values()]
+        .flat()
+        .filter((i) => i.EventItemMatterId)
+        .map((i) => legistarId(client, 'matter', i.EventItemMatterId));
       const knownMatters = await existingIds(db, 'matters', [...new Set(matterIds)]);
       const actionIds = [...itemsByEvent.values()].flat().map((i) => legistarId(client, 'action', i.EventItemId));
       const knownActions = await existingIds(db, 'matter_actions', actionIds);
@@ -160,7 +177,14 @@ export function syncLegistar(client: string) {
             source_id: String(it.EventItemId),
             source_url: transport.url(`${base}/EventItems/${it.EventItemId}/Votes`),
           });
-          for (const v of unique) votes.push({ roll_call_id: rollCallId, person_id: v.person, value: v.value, date, matter_id: matterId && knownMatters.has(matterId) ? matterId : null });
+          for (const v of unique)
+            votes.push({
+              roll_call_id: rollCallId,
+              person_id: v.person,
+              value: v.value,
+              date,
+              matter_id: matterId && knownMatters.has(matterId) ? matterId : null,
+            });
         }
         batch.push({ meeting, documents: meetingDocuments(meeting.id as string, e), agenda, attendance: [] });
       }

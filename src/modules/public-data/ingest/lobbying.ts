@@ -105,7 +105,11 @@ export async function recipientMatcher(db: Db): Promise<(recipient: string) => s
       for (let i = 0; i + p.family.length <= words.length; i++) {
         if (p.family.some((t, k) => words[i + k] !== t)) continue;
         const before = words[i - 1];
-        if (before === undefined || LEAD_INS.has(before) || (p.given && (before === p.given || (before.length >= 3 && p.given.startsWith(before.slice(0, 3)))))) {
+        if (
+          before === undefined ||
+          LEAD_INS.has(before) ||
+          (p.given && (before === p.given || (before.length >= 3 && p.given.startsWith(before.slice(0, 3)))))
+        ) {
           fits.add(p.id);
         }
       }

@@ -72,14 +72,7 @@ function canonical(v: unknown): string {
  * comparing first; returns the parents whose children changed. `columns` is what is compared
  * and written (columns with database defaults such as votes.updated_at are left out).
  */
-export async function replaceChildren(
-  db: Db,
-  table: string,
-  parentColumn: string,
-  parentIds: string[],
-  rows: Row[],
-  columns: string[],
-): Promise<Set<string>> {
+export async function replaceChildren(db: Db, table: string, parentColumn: string, parentIds: string[], rows: Row[], columns: string[]): Promise<Set<string>> {
   const changed = new Set<string>();
   if (parentIds.length === 0) return changed;
   const signature = (list: Row[]) =>

@@ -17,12 +17,7 @@ export async function startSync(db: Db, clock: Clock, source: string): Promise<S
   return { highWater: result.rows[0]?.high_water ?? null };
 }
 
-export async function finishSync(
-  db: Db,
-  clock: Clock,
-  source: string,
-  outcome: { highWater: string | null; seen: number; changed: number },
-): Promise<void> {
+export async function finishSync(db: Db, clock: Clock, source: string, outcome: { highWater: string | null; seen: number; changed: number }): Promise<void> {
   await sql`update source_sync set last_success_at = ${clock.now()}, last_error = null, last_error_at = null,
       high_water = coalesce(${outcome.highWater}, high_water), records_seen = ${outcome.seen}, records_changed = ${outcome.changed}
     where source = ${source}`.execute(db);

@@ -32,17 +32,63 @@ export async function writeMatters(db: Db, batch: MatterRows[], rollCallsFromMat
   if (batch.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     const ids = batch.map((b) => String(b.matter.id));
-    const changed = await upsertRows(trx, 'matters', batch.map((b) => b.matter));
+    const changed = await upsertRows(
+      trx,
+      'matters',
+      batch.map((b) => b.matter),
+    );
     const childChanged = new Set<string>();
     const add = (s: Set<string>) => {
       for (const id of s) childChanged.add(id);
     };
-    add(await replaceChildren(trx, 'matter_sponsors', 'matter_id', ids, batch.flatMap((b) => b.sponsors), SPONSOR_COLS));
-    add(await replaceChildren(trx, 'matter_actions', 'matter_id', ids, batch.flatMap((b) => b.actions), ACTION_COLS));
-    add(await replaceChildren(trx, 'matter_attachments', 'matter_id', ids, batch.flatMap((b) => b.attachments), ATTACHMENT_COLS));
-    add(await replaceChildren(trx, 'matter_relations', 'matter_id', ids, batch.flatMap((b) => b.relations), RELATION_COLS));
+    add(
+      await replaceChildren(
+        trx,
+        'matter_sponsors',
+        'matter_id',
+        ids,
+        batch.flatMap((b) => b.sponsors),
+        SPONSOR_COLS,
+      ),
+    );
+    add(
+      await replaceChildren(
+        trx,
+        'matter_actions',
+        'matter_id',
+        ids,
+        batch.flatMap((b) => b.actions),
+        ACTION_COLS,
+      ),
+    );
+    add(
+      await replaceChildren(
+        trx,
+        'matter_attachments',
+        'matter_id',
+        ids,
+        batch.flatMap((b) => b.attachments),
+        ATTACHMENT_COLS,
+      ),
+    );
+    add(
+      await replaceChildren(
+        trx,
+        'matter_relations',
+        'matter_id',
+        ids,
+        batch.flatMap((b) => b.relations),
+        RELATION_COLS,
+      ),
+    );
     const rollCalls = batch.flatMap((b) => b.rollCalls);
-    const calls = await writeRollCalls(trx, rollCalls, batch.flatMap((b) => b.votes), rollCallsFromMatters ? ids : [], String(batch[0]!.matter.source));
+    const calls = await writeRollCalls(
+      trx,
+      rollCalls,
+      batch.flatMap((b) => b.votes),
+      rollCallsFromMatters ? ids : [],
+      String(batch[0]!.matter.source),
+    );
     for (const matterId of calls.matters) childChanged.add(matterId);
     // A substitute ("SO…") names its original ("O…") among its relations.
     const substitutes = await sql<{ id: string }>`
@@ -99,33 +145,39 @@ export async function writeMeetings(db: Db, batch: MeetingRows[]): Promise<numbe
   if (batch.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     const ids = batch.map((b) => String(b.meeting.id));
-    const changed = await upsertRows(trx, 'meetings', batch.map((b) => b.meeting));
+    const changed = await upsertRows(
+      trx,
+      'meetings',
+      batch.map((b) => b.meeting),
+    );
     const children = new Set<string>();
-    const docs = await replaceChildren(trx, 'meeting_documents', 'meeting_id', ids, batch.flatMap((b) => b.documents), [
+    const docs = await replaceChildren(
+      trx,
+      'meeting_documents',
       'meeting_id',
-      'sort',
-      'name',
-      'kind',
-      'url',
-    ]);
+      ids,
+      batch.flatMap((b) => b.documents),
+      ['meeting_id', 'sort', 'name', 'kind', 'url'],
+    );
     // A meeting listed without its agenda or attendance (list rows carry null) keeps what is stored.
     const withAgenda = batch.filter((b) => b.agenda.length > 0).map((b) => String(b.meeting.id));
-    const agenda = await replaceChildren(trx, 'agenda_items', 'meeting_id', withAgenda, batch.flatMap((b) => b.agenda), [
-      'id',
+    const agenda = await replaceChildren(
+      trx,
+      'agenda_items',
       'meeting_id',
-      'sort',
-      'matter_id',
-      'record_number',
-      'title',
-      'action_text',
-      'minutes_note',
-    ]);
+      withAgenda,
+      batch.flatMap((b) => b.agenda),
+      ['id', 'meeting_id', 'sort', 'matter_id', 'record_number', 'title', 'action_text', 'minutes_note'],
+    );
     const withAttendance = batch.filter((b) => b.attendance.length > 0).map((b) => String(b.meeting.id));
-    const attendance = await replaceChildren(trx, 'attendance', 'meeting_id', withAttendance, batch.flatMap((b) => b.attendance), [
+    const attendance = await replaceChildren(
+      trx,
+      'attendance',
       'meeting_id',
-      'person_id',
-      'value',
-    ]);
+      withAttendance,
+      batch.flatMap((b) => b.attendance),
+      ['meeting_id', 'person_id', 'value'],
+    );
     for (const s of [docs, agenda, attendance]) for (const id of s) children.add(id);
     await touch(
       trx,

@@ -37,13 +37,24 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
         table(
           'Members',
           ['Name', 'Ward', 'Role', 'From', 'To'],
-          b.members.map((m) => [link(m.name, `/people/${enc(m.personId)}`), m.ward === null ? '—' : String(m.ward), m.role, day(m.startDate), m.endDate ? day(m.endDate) : 'now']),
+          b.members.map((m) => [
+            link(m.name, `/people/${enc(m.personId)}`),
+            m.ward === null ? '—' : String(m.ward),
+            m.role,
+            day(m.startDate),
+            m.endDate ? day(m.endDate) : 'now',
+          ]),
           'No members recorded.',
           [1],
         ),
       ]),
       section('Meetings', [
-        table('Latest meetings', ['Meeting', 'Status'], meetings.data.map((m) => [meetingLink(m), m.status]), 'No meetings recorded.'),
+        table(
+          'Latest meetings',
+          ['Meeting', 'Status'],
+          meetings.data.map((m) => [meetingLink(m), m.status]),
+          'No meetings recorded.',
+        ),
         paragraph(link('All meetings of this body', withQuery('/meetings', { body: b.id }))),
       ]),
       section('Legislation it holds', [
@@ -83,7 +94,12 @@ async function bodiesList(read: Reader, query: Record<string, any>): Promise<Pag
     feeds: [],
     blocks: [
       paragraph('The City Council and its committees, by name.'),
-      table('Bodies', ['Name', 'Kind', 'Active'], page.data.map((b) => [link(b.name, `/bodies/${enc(b.id)}`), kinds[b.kind], b.active ? 'yes' : 'no']), 'No bodies match.'),
+      table(
+        'Bodies',
+        ['Name', 'Kind', 'Active'],
+        page.data.map((b) => [link(b.name, `/bodies/${enc(b.id)}`), kinds[b.kind], b.active ? 'yes' : 'no']),
+        'No bodies match.',
+      ),
       { kind: 'pager', next: page.meta.nextCursor ? withQuery('/bodies', { ...query, cursor: page.meta.nextCursor }) : null },
     ],
   };

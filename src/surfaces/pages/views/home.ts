@@ -29,9 +29,19 @@ async function homePage(read: Reader): Promise<PageModel> {
       paragraph(
         'Council Tracker follows the Chicago City Council and publishes its public record: legislation, roll-call votes, meetings, alderpersons, campaign money and lobbying, from the City Clerk, the Board of Ethics and the Illinois State Board of Elections.',
       ),
-      { kind: 'form', action: '/search', label: 'Search', fields: [{ name: 'q', label: 'Search legislation, people, meetings and more', value: '', type: 'search' }] },
+      {
+        kind: 'form',
+        action: '/search',
+        label: 'Search',
+        fields: [{ name: 'q', label: 'Search legislation, people, meetings and more', value: '', type: 'search' }],
+      },
       section('Latest meetings', [
-        table('Latest meetings', ['Meeting', 'Status'], meetings.data.map((m) => [meetingLink(m), m.status]), 'No meetings yet.'),
+        table(
+          'Latest meetings',
+          ['Meeting', 'Status'],
+          meetings.data.map((m) => [meetingLink(m), m.status]),
+          'No meetings yet.',
+        ),
         paragraph(link('All meetings', '/meetings')),
       ]),
       section('Newly introduced legislation', [
@@ -47,7 +57,12 @@ async function homePage(read: Reader): Promise<PageModel> {
         table(
           'Recent roll calls',
           ['Date', 'Matter', 'Action', 'Yea–Nay'],
-          rollCalls.data.map((r) => [r.date, r.recordNumber ? link(r.recordNumber, `/matters/${enc(r.recordNumber)}`) : '—', link(r.actionName, `/roll-calls/${enc(r.id)}`), tallyLine(r.tallies)]),
+          rollCalls.data.map((r) => [
+            r.date,
+            r.recordNumber ? link(r.recordNumber, `/matters/${enc(r.recordNumber)}`) : '—',
+            link(r.actionName, `/roll-calls/${enc(r.id)}`),
+            tallyLine(r.tallies),
+          ]),
           'No roll calls yet.',
         ),
       ]),
@@ -61,7 +76,14 @@ async function homePage(read: Reader): Promise<PageModel> {
       ]),
       section('For developers and agents', [
         list([
-          [link('API documentation', '/docs'), ' (JSON API v1 and v2; ', link('v1 OpenAPI', '/api/openapi.json'), ', ', link('v2 OpenAPI', '/api/v2/openapi.json'), ')'],
+          [
+            link('API documentation', '/docs'),
+            ' (JSON API v1 and v2; ',
+            link('v1 OpenAPI', '/api/openapi.json'),
+            ', ',
+            link('v2 OpenAPI', '/api/v2/openapi.json'),
+            ')',
+          ],
           [link('llms.txt', '/llms.txt'), ': the guide for AI agents, and ', link('how an agent gets a credential', '/auth.md')],
           ['Every page has a Markdown variant: add ', '.md', ' to its address (this one is ', link('/index.md', '/index.md'), ')'],
           ['Atom feeds: ', link('new legislation', feeds.legislation.href), ', ', link('meetings', feeds.meetings.href)],

@@ -24,7 +24,10 @@ const engagements = (caption: string, rows: readonly Engagement[]) =>
 
 async function lobbyistPage(read: Reader, id: string): Promise<PageModel> {
   const l = await read('lobbying.lobbyists.read', { id });
-  const [activity, contributions] = await Promise.all([read('lobbying.activity.list', { lobbyist: id, limit: 25 }), read('lobbying.contributions.list', { lobbyist: id, limit: 25 })]);
+  const [activity, contributions] = await Promise.all([
+    read('lobbying.activity.list', { lobbyist: id, limit: 25 }),
+    read('lobbying.contributions.list', { lobbyist: id, limit: 25 }),
+  ]);
   return {
     title: l.name,
     description: `Registered lobbyist ${l.name}${l.organization ? ` (${l.organization})` : ''}: clients, employers, compensation, contributions and contacts with officials.`,
@@ -57,7 +60,11 @@ async function lobbyistPage(read: Reader, id: string): Promise<PageModel> {
         table(
           'Contributions reported',
           ['Date', 'Recipient', 'Amount'],
-          contributions.data.map((c) => [day(c.date), c.recipientPersonId ? link(c.recipient, `/people/${enc(c.recipientPersonId)}`) : c.recipient, money(c.amount)]),
+          contributions.data.map((c) => [
+            day(c.date),
+            c.recipientPersonId ? link(c.recipient, `/people/${enc(c.recipientPersonId)}`) : c.recipient,
+            money(c.amount),
+          ]),
           'No contributions reported.',
           [2],
         ),
@@ -93,7 +100,14 @@ function organisationPage(kind: 'clients' | 'employers') {
 const LobbyistsList = pick(LobbyistsQuery, ['q', 'client', 'employer', 'sort', 'cursor', 'limit']);
 const OrgList = pick(OrganisationsQuery, ['q', 'year', 'lobbyist', 'sort', 'cursor', 'limit']);
 
-const tabs = paragraph(['Browse: ', link('Lobbyists', '/lobbying'), ' · ', link('Clients', '/lobbying/clients'), ' · ', link('Employers', '/lobbying/employers')]);
+const tabs = paragraph([
+  'Browse: ',
+  link('Lobbyists', '/lobbying'),
+  ' · ',
+  link('Clients', '/lobbying/clients'),
+  ' · ',
+  link('Employers', '/lobbying/employers'),
+]);
 
 async function lobbyistsList(read: Reader, query: Record<string, any>): Promise<PageModel> {
   const page = await read('lobbying.lobbyists.list', query as never);
@@ -107,7 +121,12 @@ async function lobbyistsList(read: Reader, query: Record<string, any>): Promise<
       paragraph('Lobbyists registered with the Board of Ethics, by name.'),
       tabs,
       { kind: 'form', action: '/lobbying', label: 'Find lobbyists', fields: [{ name: 'q', label: 'Name or employer', value: query.q ?? '', type: 'search' }] },
-      table('Lobbyists', ['Name', 'Employer', 'Registered now'], page.data.map((l) => [link(l.name, `/lobbying/lobbyists/${enc(l.id)}`), l.organization ?? '—', l.current ? 'yes' : 'no']), 'No lobbyists match.'),
+      table(
+        'Lobbyists',
+        ['Name', 'Employer', 'Registered now'],
+        page.data.map((l) => [link(l.name, `/lobbying/lobbyists/${enc(l.id)}`), l.organization ?? '—', l.current ? 'yes' : 'no']),
+        'No lobbyists match.',
+      ),
       { kind: 'pager', next: page.meta.nextCursor ? withQuery('/lobbying', { ...query, cursor: page.meta.nextCursor }) : null },
     ],
   };
@@ -129,7 +148,12 @@ function organisationsList(kind: 'clients' | 'employers') {
         paragraph(kind === 'clients' ? 'Those lobbyists work for, by name.' : 'Firms that employ lobbyists, by name.'),
         tabs,
         { kind: 'form', action: path, label: `Find ${kind}`, fields: [{ name: 'q', label: 'Name', value: query.q ?? '', type: 'search' }] },
-        table(title, ['Name', 'Place', 'Years'], page.data.map((o) => [link(o.name, `${path}/${enc(o.id)}`), [o.city, o.state].filter(Boolean).join(', ') || '—', o.years.join(', ')]), `No ${kind} match.`),
+        table(
+          title,
+          ['Name', 'Place', 'Years'],
+          page.data.map((o) => [link(o.name, `${path}/${enc(o.id)}`), [o.city, o.state].filter(Boolean).join(', ') || '—', o.years.join(', ')]),
+          `No ${kind} match.`,
+        ),
         { kind: 'pager', next: page.meta.nextCursor ? withQuery(path, { ...query, cursor: page.meta.nextCursor }) : null },
       ],
     };

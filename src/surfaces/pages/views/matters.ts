@@ -18,7 +18,8 @@ interface VoteRow {
 
 const matterLink = (m: { recordNumber: string; title?: string }, withTitle = false): Link =>
   link(withTitle && m.title ? `${m.recordNumber}: ${m.title}` : m.recordNumber, `/matters/${encodeURIComponent(m.recordNumber)}`);
-export const personLink = (p: { personId: string | null; name: string }): Text => (p.personId ? link(p.name, `/people/${encodeURIComponent(p.personId)}`) : p.name);
+export const personLink = (p: { personId: string | null; name: string }): Text =>
+  p.personId ? link(p.name, `/people/${encodeURIComponent(p.personId)}`) : p.name;
 const tallyNames = [
   ['yea', 'Yea'],
   ['nay', 'Nay'],
@@ -36,7 +37,10 @@ export const tallyLine = (t: RollCall['tallies']) => `${t.yea}–${t.nay}`;
 export function rollCallBlocks(rc: RollCall, votes: readonly VoteRow[]): Block[] {
   const bars = tallyNames.filter(([k]) => rc.tallies[k] > 0).map(([k, label]) => ({ label, value: rc.tallies[k] }));
   return [
-    paragraph([`${day(rc.date)} · ${rc.actionName}${rc.result && rc.result !== rc.actionName ? ` (${rc.result})` : ''} · ${tallyLine(rc.tallies)} · `, link('Roll call page', `/roll-calls/${encodeURIComponent(rc.id)}`)]),
+    paragraph([
+      `${day(rc.date)} · ${rc.actionName}${rc.result && rc.result !== rc.actionName ? ` (${rc.result})` : ''} · ${tallyLine(rc.tallies)} · `,
+      link('Roll call page', `/roll-calls/${encodeURIComponent(rc.id)}`),
+    ]),
     { kind: 'chart', title: `Votes on ${rc.recordNumber ?? 'this roll call'}, ${day(rc.date)}`, bars, head: ['Vote', 'Alderpersons'] },
     table(
       `Every vote, ${day(rc.date)}`,
@@ -103,15 +107,24 @@ async function matterPage(read: Reader, record: string): Promise<PageModel> {
       section('Status timeline', [
         m.actions.length
           ? list(
-              m.actions.map((a): Text => [
-                `${day(a.date)} — ${a.bodyName ? `${a.bodyName}: ` : ''}${a.name}${a.result ? ` (${a.result})` : ''}`,
-                ...(a.meetingId ? [' · ', link('meeting', `/meetings/${encodeURIComponent(a.meetingId)}`)] : []),
-              ]),
+              m.actions.map(
+                (a): Text => [
+                  `${day(a.date)} — ${a.bodyName ? `${a.bodyName}: ` : ''}${a.name}${a.result ? ` (${a.result})` : ''}`,
+                  ...(a.meetingId ? [' · ', link('meeting', `/meetings/${encodeURIComponent(a.meetingId)}`)] : []),
+                ],
+              ),
               true,
             )
           : paragraph('No actions recorded yet.'),
       ]),
-      section('Sponsors', [table('Sponsors and co-sponsors', ['Name', 'Role'], m.sponsors.map((s) => [personLink(s), s.role.replace('_', ' ')]), 'No sponsors recorded.')]),
+      section('Sponsors', [
+        table(
+          'Sponsors and co-sponsors',
+          ['Name', 'Role'],
+          m.sponsors.map((s) => [personLink(s), s.role.replace('_', ' ')]),
+          'No sponsors recorded.',
+        ),
+      ]),
       section(
         'Roll calls',
         rollCalls.length
@@ -123,7 +136,9 @@ async function matterPage(read: Reader, record: string): Promise<PageModel> {
           ? list([...meetings].map(([id, x]) => [link(`${day(x.date)}${x.body ? ` · ${x.body}` : ''}`, `/meetings/${encodeURIComponent(id)}`)]))
           : paragraph('No meetings recorded.'),
       ]),
-      section('Documents', [m.attachments.length ? list(m.attachments.map((a) => [link(a.name, a.url), a.kind ? ` (${a.kind})` : ''])) : paragraph('No documents attached.')]),
+      section('Documents', [
+        m.attachments.length ? list(m.attachments.map((a) => [link(a.name, a.url), a.kind ? ` (${a.kind})` : ''])) : paragraph('No documents attached.'),
+      ]),
       ...(m.substitutes.length || m.relatedRecordNumbers.length
         ? [
             section('Related legislation', [

@@ -7,7 +7,8 @@ import { feeds } from './feeds.ts';
 import { personLink, tallyLine } from './matters.ts';
 import { pick } from './query.ts';
 
-export const meetingLink = (m: { id: string; bodyName: string; startTime: string }) => link(`${chicagoTime(m.startTime)} · ${m.bodyName}`, `/meetings/${encodeURIComponent(m.id)}`);
+export const meetingLink = (m: { id: string; bodyName: string; startTime: string }) =>
+  link(`${chicagoTime(m.startTime)} · ${m.bodyName}`, `/meetings/${encodeURIComponent(m.id)}`);
 
 async function meetingPage(read: Reader, id: string): Promise<PageModel> {
   const m = await read('meetings.read', { id });
@@ -38,7 +39,10 @@ async function meetingPage(read: Reader, id: string): Promise<PageModel> {
           ['Matters on the agenda', String(i.matters)],
           ['Roll calls', `${i.rollCalls} (${i.splitVotes} split)`],
           ['Attendance', `${i.present} present, ${i.absent} absent`],
-          ['Absent', i.absentees.length ? i.absentees.flatMap((a, n): Inline[] => [n ? ', ' : '', link(a.name, `/people/${encodeURIComponent(a.personId)}`)]) : null],
+          [
+            'Absent',
+            i.absentees.length ? i.absentees.flatMap((a, n): Inline[] => [n ? ', ' : '', link(a.name, `/people/${encodeURIComponent(a.personId)}`)]) : null,
+          ],
           ['Testimony', `${i.testimony.total} (${i.testimony.supports} supporting, ${i.testimony.opposes} opposing, ${i.testimony.neutral} neutral)`],
         ]),
       ]),
@@ -57,7 +61,13 @@ async function meetingPage(read: Reader, id: string): Promise<PageModel> {
         ),
       ]),
       section('Attendance', [
-        table('Roll of attendance', ['Name', 'Ward', 'Attendance'], m.attendance.map((a) => [personLink(a), a.ward === null ? '—' : String(a.ward), a.value]), 'No attendance recorded.', [1]),
+        table(
+          'Roll of attendance',
+          ['Name', 'Ward', 'Attendance'],
+          m.attendance.map((a) => [personLink(a), a.ward === null ? '—' : String(a.ward), a.value]),
+          'No attendance recorded.',
+          [1],
+        ),
       ]),
       section('Roll calls', [
         table(
@@ -71,7 +81,9 @@ async function meetingPage(read: Reader, id: string): Promise<PageModel> {
           'No roll calls recorded.',
         ),
       ]),
-      section('Documents', [m.documents.length ? list(m.documents.map((d) => [link(d.name, d.url), d.kind ? ` (${d.kind})` : ''])) : paragraph('No documents published.')]),
+      section('Documents', [
+        m.documents.length ? list(m.documents.map((d) => [link(d.name, d.url), d.kind ? ` (${d.kind})` : ''])) : paragraph('No documents published.'),
+      ]),
       section('Public testimony', [
         table(
           'Testimony by officials, staff and lobbyists',

@@ -8,7 +8,12 @@ import { pick } from './query.ts';
 const enc = encodeURIComponent;
 
 const byYear = (title: string, totals: { data: { period: string; receipts: { amount: string } }[] }) =>
-  ({ kind: 'chart', title, head: ['Year', 'Received'], bars: totals.data.map((t) => ({ label: t.period, value: Number(t.receipts.amount), text: money(t.receipts.amount) })) }) as const;
+  ({
+    kind: 'chart',
+    title,
+    head: ['Year', 'Received'],
+    bars: totals.data.map((t) => ({ label: t.period, value: Number(t.receipts.amount), text: money(t.receipts.amount) })),
+  }) as const;
 
 async function committeePage(read: Reader, id: string): Promise<PageModel> {
   const c = await read('money.committees.read', { id });
@@ -24,7 +29,9 @@ async function committeePage(read: Reader, id: string): Promise<PageModel> {
     updatedAt: latest(c.updatedAt, ...receipts.data.map((r) => r.updatedAt)),
     feeds: [],
     blocks: [
-      paragraph(`${money(c.receipts.amount)} received in ${c.receipts.count} receipts${c.receipts.firstDate ? ` from ${c.receipts.firstDate} to ${c.receipts.lastDate}` : ''}.`),
+      paragraph(
+        `${money(c.receipts.amount)} received in ${c.receipts.count} receipts${c.receipts.firstDate ? ` from ${c.receipts.firstDate} to ${c.receipts.lastDate}` : ''}.`,
+      ),
       facts([
         ['Alderperson', c.personId ? link(c.personName ?? c.personId, `/people/${enc(c.personId)}`) : null],
         ['Ward', c.ward === null ? null : link(`Ward ${c.ward}`, `/wards/${c.ward}`)],
@@ -34,7 +41,13 @@ async function committeePage(read: Reader, id: string): Promise<PageModel> {
       ]),
       section('Money received by year', [byYear(`Money received by ${c.name}, by year`, totals)]),
       section('Top contributors', [
-        table('Top contributors by total given', ['Contributor', 'Receipts', 'Total', 'First', 'Latest'], top.data.map((x) => [x.contributor, String(x.count), money(x.amount), day(x.firstDate), day(x.lastDate)]), 'No receipts on record.', [1, 2]),
+        table(
+          'Top contributors by total given',
+          ['Contributor', 'Receipts', 'Total', 'First', 'Latest'],
+          top.data.map((x) => [x.contributor, String(x.count), money(x.amount), day(x.firstDate), day(x.lastDate)]),
+          'No receipts on record.',
+          [1, 2],
+        ),
       ]),
       section('Latest receipts', [
         table(
@@ -60,7 +73,7 @@ async function moneyHome(read: Reader, query: Record<string, any>): Promise<Page
     updatedAt: latest(...page.data.map((c) => c.updatedAt)),
     feeds: [],
     blocks: [
-      paragraph("Aldermanic campaign committees and what they received, from the Illinois State Board of Elections."),
+      paragraph('Aldermanic campaign committees and what they received, from the Illinois State Board of Elections.'),
       section('All committees', [byYear('Money received by all aldermanic committees, by year', totals)]),
       section('Committees', [
         table(

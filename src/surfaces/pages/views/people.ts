@@ -15,7 +15,10 @@ const enc = encodeURIComponent;
 async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
   const committees = await read('money.committees.list', { person: id, limit: 50 });
   if (!committees.data.length) return [paragraph('No campaign committee on record.')];
-  const [totals, top] = await Promise.all([read('money.totals.read', { person: id, period: 'year' }), read('money.contributors.read', { person: id, limit: 10 })]);
+  const [totals, top] = await Promise.all([
+    read('money.totals.read', { person: id, period: 'year' }),
+    read('money.contributors.read', { person: id, limit: 10 }),
+  ]);
   return [
     paragraph(['Committees: ', ...committees.data.flatMap((c, n) => [n ? ', ' : '', link(c.name, `/money/committees/${enc(c.id)}`)])]),
     {
@@ -24,7 +27,13 @@ async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
       head: ['Year', 'Received'],
       bars: totals.data.map((t) => ({ label: t.period, value: Number(t.receipts.amount), text: money(t.receipts.amount) })),
     },
-    table('Top contributors', ['Contributor', 'Receipts', 'Total'], top.data.map((c) => [c.contributor, String(c.count), money(c.amount)]), 'No receipts on record.', [1, 2]),
+    table(
+      'Top contributors',
+      ['Contributor', 'Receipts', 'Total'],
+      top.data.map((c) => [c.contributor, String(c.count), money(c.amount)]),
+      'No receipts on record.',
+      [1, 2],
+    ),
   ];
 }
 
@@ -63,7 +72,12 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
         ['Official record', p.sourceUrl ? link('Source', p.sourceUrl) : null],
       ]),
       section('Terms', [
-        table('Terms of office', ['Office', 'Ward', 'From', 'To'], p.terms.map((t) => [t.office, t.ward === null ? '—' : String(t.ward), day(t.startDate), t.endDate ? day(t.endDate) : 'serving']), 'No terms recorded.'),
+        table(
+          'Terms of office',
+          ['Office', 'Ward', 'From', 'To'],
+          p.terms.map((t) => [t.office, t.ward === null ? '—' : String(t.ward), day(t.startDate), t.endDate ? day(t.endDate) : 'serving']),
+          'No terms recorded.',
+        ),
       ]),
       section('Committees', [
         table(

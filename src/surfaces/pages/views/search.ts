@@ -39,20 +39,50 @@ interface Results {
 async function results(read: Reader, q: Query): Promise<Results | null> {
   const filtered = q.from !== undefined || q.to !== undefined || q.status !== undefined || q.body !== undefined;
   const kind = q.kind ?? (filtered ? 'matter' : undefined);
-  const page = <T>(p: { meta: { nextCursor: string | null } }, rows: T[]) => ({ rows, next: p.meta.nextCursor ? withQuery('/search', { ...q, cursor: p.meta.nextCursor }) : null });
+  const page = <T>(p: { meta: { nextCursor: string | null } }, rows: T[]) => ({
+    rows,
+    next: p.meta.nextCursor ? withQuery('/search', { ...q, cursor: p.meta.nextCursor }) : null,
+  });
   if (kind === 'matter' && (q.q !== undefined || filtered)) {
-    const p = await read('matters.list', { q: q.q, status: q.status, body: q.body, introduced_from: q.from, introduced_to: q.to, cursor: q.cursor, limit: 50 } as never);
-    return page(p, p.data.map((m) => [kindLabels.matter, link(`${m.recordNumber}: ${m.title}`, `/matters/${encodeURIComponent(m.recordNumber)}`), m.status ?? '—', day(m.introductionDate)]));
+    const p = await read('matters.list', {
+      q: q.q,
+      status: q.status,
+      body: q.body,
+      introduced_from: q.from,
+      introduced_to: q.to,
+      cursor: q.cursor,
+      limit: 50,
+    } as never);
+    return page(
+      p,
+      p.data.map((m) => [
+        kindLabels.matter,
+        link(`${m.recordNumber}: ${m.title}`, `/matters/${encodeURIComponent(m.recordNumber)}`),
+        m.status ?? '—',
+        day(m.introductionDate),
+      ]),
+    );
   }
   if (kind === 'meeting' && (q.q !== undefined || filtered)) {
     if (q.status !== undefined) throw new AppError('invalid_request', 'The status filter applies to legislation (kind=matter).');
     const p = await read('meetings.list', { q: q.q, body: q.body, from: q.from, to: q.to, cursor: q.cursor, limit: 50 } as never);
-    return page(p, p.data.map((m) => [kindLabels.meeting, link(`${m.bodyName}, ${chicagoTime(m.startTime)}`, `/meetings/${encodeURIComponent(m.id)}`), m.status, day(m.startTime)]));
+    return page(
+      p,
+      p.data.map((m) => [
+        kindLabels.meeting,
+        link(`${m.bodyName}, ${chicagoTime(m.startTime)}`, `/meetings/${encodeURIComponent(m.id)}`),
+        m.status,
+        day(m.startTime),
+      ]),
+    );
   }
   if (filtered) throw new AppError('invalid_request', 'Date, status and body filters apply to legislation (kind=matter) and meetings (kind=meeting).');
   if (q.q === undefined) return null;
   const p = await read('search.read', { q: q.q, type: kind, cursor: q.cursor, limit: 50 } as never);
-  return page(p, p.data.map((r) => [kindLabels[r.type], link(r.title, r.path), r.subtitle ?? '—', day(r.date)]));
+  return page(
+    p,
+    p.data.map((r) => [kindLabels[r.type], link(r.title, r.path), r.subtitle ?? '—', day(r.date)]),
+  );
 }
 
 async function searchPage(read: Reader, q: Query): Promise<PageModel> {

@@ -97,7 +97,10 @@ export function blocksSuite(backend: () => BlocksBackend): void {
         }
         const values = ok.map((s) => s.day.remaining);
         if (values.length) {
-          assert.ok(Math.max(...values) < lowestSoFar, `wave ${w}: remaining went up ${lowestSoFar} ${JSON.stringify(ok.map((s) => [s.day.remaining, s.ai.remaining, s.minute.remaining]))}`);
+          assert.ok(
+            Math.max(...values) < lowestSoFar,
+            `wave ${w}: remaining went up ${lowestSoFar} ${JSON.stringify(ok.map((s) => [s.day.remaining, s.ai.remaining, s.minute.remaining]))}`,
+          );
           lowestSoFar = Math.min(...values);
         }
         remaining.push(...values);

@@ -40,10 +40,16 @@ describe('limits on PostgreSQL', () => {
     await first.consume(a, 'ai');
     await first.close();
     const keys = async () =>
-      (await sql<{ key: string }>`select key from credential_usage_counters where key like ${`account:${owner}:%`} order by key`.execute(database.deps(clock).db)).rows.map(
-        (r) => r.key,
-      );
-    assert.deepEqual(await keys(), [`account:${owner}:ai:2025-03-10`, `account:${owner}:day:2025-03-10`, `account:${owner}:minute:${Math.floor(Date.parse('2025-03-10T12:00:00Z') / 60_000)}`]);
+      (
+        await sql<{ key: string }>`select key from credential_usage_counters where key like ${`account:${owner}:%`} order by key`.execute(
+          database.deps(clock).db,
+        )
+      ).rows.map((r) => r.key);
+    assert.deepEqual(await keys(), [
+      `account:${owner}:ai:2025-03-10`,
+      `account:${owner}:day:2025-03-10`,
+      `account:${owner}:minute:${Math.floor(Date.parse('2025-03-10T12:00:00Z') / 60_000)}`,
+    ]);
     clock.set('2025-03-12T09:30:00Z');
     const second = createLimits(database.deps(clock), { redisUrl: null });
     await second.consume(a, 'data');

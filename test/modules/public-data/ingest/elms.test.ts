@@ -32,7 +32,10 @@ test('a first run pages through every list, retries 429/503 with Retry-After, an
   assert.deepEqual(meetingSkips, ['0', '25', '50', '75']);
   // 429, 503, then two pages of 25.
   assert.equal(replay.requests.filter((u) => u.pathname === '/person').length, 4);
-  assert.ok(lines.some((l) => /retrying .*\/person after 429 \(Retry-After\)/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /retrying .*\/person after 429 \(Retry-After\)/.test(l)),
+    lines.join('\n'),
+  );
   assert.ok(lines.some((l) => /elms: meetings done, 99 seen/.test(l)));
   const counts = await sql<{ alders: number; meetings: number; matters: number }>`select
       (select count(*) from people where kind = 'alderperson' and current and ward is not null) as alders,
@@ -78,7 +81,10 @@ test('meeting status: cancelled also where only the comment or location says so'
   const byComment = rows.filter((r) => r.status_detail === null && /CANCELLATION/.test(r.comment ?? ''));
   assert.ok(byComment.length >= 3);
   for (const r of byComment) assert.equal(r.status, 'cancelled');
-  assert.equal(rows.filter((r) => r.status_detail === 'Cancelled').every((r) => r.status === 'cancelled'), true);
+  assert.equal(
+    rows.filter((r) => r.status_detail === 'Cancelled').every((r) => r.status === 'cancelled'),
+    true,
+  );
   assert.ok(rows.some((r) => r.status === 'recessed') && rows.some((r) => r.status === 'reconvened'));
 });
 

@@ -61,5 +61,8 @@ test('the bundled sample loads once, through the adapters, and serves real recor
   assert.ok(lines.some((l) => /elms: finished/.test(l)));
   assert.equal(await t.ctx.services.ingest.loadSampleIfEmpty(() => {}), false);
   const fresh = await t.ctx.services.ingest.freshness();
-  assert.deepEqual(fresh.map((f) => f.source), ['campaign_finance', 'elms', 'lobbying', 'sample']);
+  assert.deepEqual(
+    fresh.map((f) => f.source),
+    ['campaign_finance', 'elms', 'lobbying', 'sample'],
+  );
 });

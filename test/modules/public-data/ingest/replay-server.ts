@@ -63,7 +63,12 @@ export async function startReplay(dir: string, options: ReplayOptions = {}): Pro
       const file = join(dir, path);
       if (!existsSync(file)) return void res.writeHead(404).end();
       const text = readFileSync(file, 'utf8');
-      const records = parse(text, { raw: true, skip_empty_lines: true, delimiter: path.endsWith('.tsv') ? '\t' : ',', quote: path.endsWith('.tsv') ? false : '"' }) as unknown as Array<{ raw: string }>;
+      const records = parse(text, {
+        raw: true,
+        skip_empty_lines: true,
+        delimiter: path.endsWith('.tsv') ? '\t' : ',',
+        quote: path.endsWith('.tsv') ? false : '"',
+      }) as unknown as Array<{ raw: string }>;
       const [header, ...rows] = records.map((r) => r.raw.replace(/\r?\n$/, ''));
       const { rows: slice } = page(rows, url, maxPage);
       res.writeHead(200, { 'content-type': 'text/csv' });

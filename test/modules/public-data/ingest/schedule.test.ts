@@ -50,7 +50,12 @@ function onceAt(now = new Date()): { cron: string; at: Date } {
 
 test('INGEST_* settings say which sources sync when; a mistake stops the start', () => {
   assert.deepEqual(loadConfig({}).ingest.schedules, []);
-  const on = loadConfig({ INGEST_SCHEDULE: 'on', INGEST_CRON_LOBBYING: 'off', INGEST_LEGISTAR_CLIENTS: 'Chicago, sanjose', INGEST_CRON_LEGISTAR: '0 */2 * * *' });
+  const on = loadConfig({
+    INGEST_SCHEDULE: 'on',
+    INGEST_CRON_LOBBYING: 'off',
+    INGEST_LEGISTAR_CLIENTS: 'Chicago, sanjose',
+    INGEST_CRON_LEGISTAR: '0 */2 * * *',
+  });
   assert.deepEqual(on.ingest.schedules, [
     { source: 'elms', cron: '7 * * * *' },
     { source: 'campaign_finance', cron: '40 6 * * *' },
@@ -58,7 +63,13 @@ test('INGEST_* settings say which sources sync when; a mistake stops the start',
     { source: 'legistar:sanjose', cron: '0 */2 * * *' },
   ]);
   assert.deepEqual(loadConfig({ INGEST_BASE_URL_LEGISTAR: 'http://127.0.0.1:9/' }).ingest.baseUrls, { legistar: 'http://127.0.0.1:9/' });
-  for (const env of [{ INGEST_SCHEDULE: 'yes' }, { INGEST_CRON_ELMS: 'hourly' }, { INGEST_TIMEZONE: 'Chicago' }, { INGEST_LEGISTAR_CLIENTS: 'san jose' }, { INGEST_BASE_URL_ELMS: 'ftp://x' }]) {
+  for (const env of [
+    { INGEST_SCHEDULE: 'yes' },
+    { INGEST_CRON_ELMS: 'hourly' },
+    { INGEST_TIMEZONE: 'Chicago' },
+    { INGEST_LEGISTAR_CLIENTS: 'san jose' },
+    { INGEST_BASE_URL_ELMS: 'ftp://x' },
+  ]) {
     assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
   }
 });
@@ -95,7 +106,10 @@ test('no sync is scheduled unless INGEST_SCHEDULE=on (alert digests are, always)
     }
     await service.close();
     service = await startService(database.env, local);
-    assert.equal((await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule where name = 'public-data.ingest'`.execute(service.ctx.db)).rows[0]!.n, 0);
+    assert.equal(
+      (await sql<{ n: number }>`select count(*)::int as n from pgboss.schedule where name = 'public-data.ingest'`.execute(service.ctx.db)).rows[0]!.n,
+      0,
+    );
   } finally {
     await service.close();
     await database.drop();
@@ -109,10 +123,14 @@ test('a scheduled sync runs once per occurrence on two instances sharing the dat
   const before = requestsTo('/body');
   const [a, b] = await Promise.all([startService(database.env, env), startService(database.env, env)]);
   try {
-    const done = await until('the scheduled sync completed', async () => {
-      const s = await elms(b);
-      return s?.job?.state === 'completed' ? s : undefined;
-    }, 120);
+    const done = await until(
+      'the scheduled sync completed',
+      async () => {
+        const s = await elms(b);
+        return s?.job?.state === 'completed' ? s : undefined;
+      },
+      120,
+    );
     assert.equal(done.job!.attempt, 1);
     assert.ok(done.job!.result!.seen > 0 && done.job!.result!.changed > 0, JSON.stringify(done.job!.result));
     assert.match(done.job!.progress!, /elms: finished/);
