@@ -12,7 +12,7 @@ import mercurius from 'mercurius';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
+import { admit, countRequest, noteLimits } from '../http/admit.ts';
 import { authenticateRequests } from '../http/guard.ts';
 import { countedError, renderGraphQL, sendError } from '../http/render.ts';
 import { Batches } from './batch.ts';
@@ -38,16 +38,12 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
     batches: new Batches(perform),
     perform,
     async answer(input) {
-      // The answer's count is the latest state of the caller's limits: the headers show it.
-      const note = (limits: LimitState | undefined | null) => {
-        if (limits) setLimitHeaders(reply, limits);
-      };
+      // One AI answer more (the request is counted already); the headers show the latest limits.
+      const admission = await admit(ctx, request, reply, 'answers.create', { call, resource: 'api', beforeLimits: async () => 'answer' });
       try {
-        const { result, limits } = await ctx.operations.perform(actor, 'answers.create', input, { call, beforeLimits: async () => 'answer' });
-        note(limits);
-        return result;
+        return await ctx.operations.execute(admission, input);
       } catch (err) {
-        if (err instanceof AppError) note(err.limits);
+        if (err instanceof AppError) noteLimits(request, reply, err.limits);
         throw err;
       }
     },
@@ -78,9 +74,7 @@ export function graphqlSurface(ctx: AppContext) {
     authenticateRequests(app, ctx, { name: 'graphql', surface: 'api', allowApiKeyHeader: false });
     // One count per HTTP request, before its document is read (refusals count as well).
     app.addHook('preHandler', async (request, reply) => {
-      const limits = await ctx.operations.countRequest(request.actor!);
-      request.limitState = limits;
-      setLimitHeaders(reply, limits);
+      await countRequest(ctx, request, reply);
       checkRequest(request);
     });
     await app.register(mercurius, {
