@@ -9,6 +9,7 @@
 import { DefaultExecutionEventBusManager, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { useJsonParser } from '../http/body-parsers.ts';
 import { authenticateRequests } from '../http/guard.ts';
 import { useRenderer } from '../http/render.ts';
 import { agentCard } from './card.ts';
@@ -35,9 +36,10 @@ export function a2aSurface(ctx: AppContext) {
 
     await app.register(
       async (scope) => {
-        // JSON only (A2A v1.0 also names its own media type; its JSON-RPC clients send application/json).
+        // JSON only (A2A v1.0 also names its own media type; its JSON-RPC clients send
+        // application/json), read by the same capped parser as every JSON body.
         scope.removeContentTypeParser('text/plain');
-        scope.addContentTypeParser('application/a2a+json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+        useJsonParser(scope, 'application/a2a+json');
         useRenderer(scope, ctx, renderA2a);
         authenticateRequests(scope, ctx, { name: 'a2a', surface: 'a2a', allowApiKeyHeader: false });
         scope.post('/', rpcHandler(ctx, handler));

@@ -10,6 +10,7 @@ import { JsonRpcTransportHandler, type A2ARequestHandler, ServerCallContext, typ
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { formatSSEEvent, formatSSEErrorEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
@@ -18,6 +19,7 @@ import { limitHeaders } from '../../kernel/limit-state.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { admit, giveBack } from '../http/admit.ts';
 import { ADMISSION } from './executor.ts';
+import { checkParams, paramsProblem, type RpcBody } from './params.ts';
 
 /** The methods that send a message: each is a question, and uses an AI answer. */
 const questionMethods = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
@@ -43,33 +45,6 @@ export function ownerOf(context: ServerCallContext): string {
   return user.userName;
 }
 
-interface RpcBody {
-  jsonrpc?: unknown;
-  id?: unknown;
-  method?: unknown;
-  params?: unknown;
-}
-
-/** Ids a client may choose (a new task's context, a follow-up's task) fit the task store's columns. */
-const MAX_ID = 36;
-
-/**
- * What the SDK would pass on to the database unchecked: a NUL (PostgreSQL text refuses it), an id
- * longer than the store's columns, a tenant (the agent serves one council: a tenant would only
- * split the caller's own tasks). Refused here with 400, before anything is counted as an answer.
- */
-function checkParams(body: RpcBody | null): void {
-  if (JSON.stringify(body)?.includes('\\u0000')) throw new AppError('invalid_request', 'The request contains a NUL character.');
-  const params = body && typeof body === 'object' && body.params && typeof body.params === 'object' ? (body.params as Record<string, any>) : null;
-  if (!params) return;
-  if (params.tenant !== undefined && params.tenant !== '') throw new AppError('invalid_request', 'This agent has no tenants: leave params.tenant out.');
-  const m = params.message && typeof params.message === 'object' ? params.message : null;
-  const ids = [m?.contextId, m?.taskId, ...(Array.isArray(m?.referenceTaskIds) ? m.referenceTaskIds : [])];
-  if (ids.some((id) => typeof id === 'string' && id.length > MAX_ID)) {
-    throw new AppError('invalid_request', `A task or context id is at most ${MAX_ID} characters (the ids this agent issues are UUIDs).`);
-  }
-}
-
 export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const v03 = new LegacyJsonRpcTransportHandler(requestHandler);
@@ -79,7 +54,8 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
     const body = (request.body ?? null) as RpcBody | null;
     const method = body && typeof body === 'object' && typeof body.method === 'string' ? body.method : '';
     checkParams(body);
-    const question = questionMethods.has(method);
+    const problem = paramsProblem(method, body?.params);
+    const question = questionMethods.has(method) && problem === null;
     // Only a question is run (by the executor) and uses an AI answer; another call counts one request.
     const admission = await admit(ctx, request, reply, 'answers.create', {
       call,
@@ -89,6 +65,15 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
     // A call the SDK throws on before it ran gives its AI answer back before the error is answered.
     request.admission = admission;
     const legacy = isLegacyJsonRpcMethod(method);
+    if (problem !== null) {
+      // JSON-RPC 2.0 §5.1 -32602, in the SDK's own error shape for the method's version.
+      const refused = new RequestMalformedError(problem);
+      const error = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(refused) : JsonRpcTransportHandler.mapToJSONRPCError(refused);
+      return reply
+        .headers(limitHeaders(admission.limits!))
+        .type('application/json; charset=utf-8')
+        .send({ jsonrpc: '2.0', id: body?.id ?? null, error });
+    }
     const context = new ServerCallContext({
       user: new CredentialOwner(request.actor!),
       requestedVersion: legacy ? '0.3' : '1.0',
