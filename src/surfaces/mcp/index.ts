@@ -44,8 +44,9 @@ export function mcpSurface(ctx: AppContext) {
     if (!checked.ok) throw new AppError('forbidden', `Requests from the origin ${String(origin)} are not accepted.`);
   }
 
-  const send = (reply: FastifyReply, status: number, message: unknown) =>
-    reply.status(status).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(JSON.stringify(message));
+  /** One JSON-RPC message, as JSON text; an answer about this caller, never kept by a shared cache. */
+  const send = (reply: FastifyReply, status: number, json: string) =>
+    reply.status(status).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(json);
 
   async function post(request: FastifyRequest, reply: FastifyReply) {
     // One message per POST (basic/transports §Sending Messages: 2025-06-18 removed batching), so
@@ -59,16 +60,20 @@ export function mcpSurface(ctx: AppContext) {
     });
     if (inbound.kind !== 'request') {
       await countRequest(ctx, request, reply);
-      return inbound.kind === 'accepted' ? reply.status(202).header('Cache-Control', 'private, no-store').send() : send(reply, inbound.status, inbound.message);
+      return inbound.kind === 'accepted'
+        ? reply.status(202).header('Cache-Control', 'private, no-store').send()
+        : send(reply, inbound.status, JSON.stringify(inbound.message));
     }
     const mcp = inbound.request;
     try {
       const result = await server.answer({ request: mcp, http: request, reply });
-      return send(reply, 200, { jsonrpc: '2.0', id: mcp.id, result });
+      // A result already written (a tool's, kept or made now): only the envelope is written here.
+      const json = typeof result === 'string' ? result : JSON.stringify(result);
+      return send(reply, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(mcp.id)},"result":${json}}`);
     } catch (thrown) {
       // A refusal of the HTTP layer (401, 403, 429) is answered by the surface's error renderer.
       if (!(thrown instanceof ProtocolError)) throw thrown;
-      return send(reply, errorStatus(mcp, thrown.code), errorMessage(mcp.id, thrown.code, thrown.message, thrown.data));
+      return send(reply, errorStatus(mcp, thrown.code), JSON.stringify(errorMessage(mcp.id, thrown.code, thrown.message, thrown.data)));
     }
   }
 

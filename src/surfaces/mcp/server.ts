@@ -15,7 +15,7 @@ import { admit, countRequest } from '../http/admit.ts';
 import { renderMcp } from '../http/render.ts';
 import { createKeptResults, type KeptResult } from './kept-results.ts';
 import { createToolbox, type ToolDef } from './tools.ts';
-import { encodeResult, type McpRequest, MODERN_VERSIONS, negotiatedVersion, type ServerInfo } from './wire.ts';
+import { encodeResult, endWrittenResult, type McpRequest, MODERN_VERSIONS, negotiatedVersion, openToolResult, type ServerInfo, WrittenResult } from './wire.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'council-tracker', title: 'Council Tracker', version: '1.0.0' };
 
@@ -34,7 +34,7 @@ export interface Exchange {
   reply: FastifyReply;
 }
 
-type Handler = (exchange: Exchange) => Promise<Record<string, unknown>>;
+type Handler = (exchange: Exchange) => Promise<Record<string, unknown> | WrittenResult>;
 
 interface Method {
   /** Which eras have the method (2026-07-28 removed initialize and ping; server/discover is new). */
@@ -56,8 +56,8 @@ const answeredByHttp = (err: AppError) => err.code === 'scope_missing' || err.st
 
 export interface McpServer {
   readonly info: ServerInfo;
-  /** The result of a request, or a ProtocolError; an AppError thrown is the HTTP answer. */
-  answer(exchange: Exchange): Promise<Record<string, unknown>>;
+  /** The result of a request (an object, or JSON already written), or a ProtocolError; an AppError thrown is the HTTP answer. */
+  answer(exchange: Exchange): Promise<Record<string, unknown> | string>;
 }
 
 export function createMcpServer(ctx: AppContext): McpServer {
@@ -66,21 +66,20 @@ export function createMcpServer(ctx: AppContext): McpServer {
   const kept = createKeptResults(ctx.caches.publicData);
   const call = Object.freeze({ surface: 'mcp' as const });
 
-  /** An admitted tool call's result: kept for a `cached` operation, else made now. */
+  /** An admitted tool call's result, written: kept for a `cached` operation, else made now. */
   async function resultOf(admission: Admission, tool: ToolDef, args: Record<string, unknown>): Promise<KeptResult> {
     const cached = tool.operation.cached;
     const found = cached ? kept.get(tool.name, args) : undefined;
     // A kept result runs nothing; the admission (counted already) ends with the request.
     if (found) return found;
     const mark = kept.mark();
-    const value = (await ctx.operations.execute(admission, args)) as Record<string, unknown>;
-    const result = { value, text: JSON.stringify(value) };
+    const result = { json: openToolResult(await ctx.operations.execute(admission, args)) };
     if (cached) kept.keep(tool.name, args, result, mark);
     return result;
   }
 
   /** tools/call (server/tools §Calling Tools): the tool's operation, admitted once and run. */
-  async function callTool({ request, http, reply }: Exchange): Promise<CallToolResult> {
+  async function callTool({ request, http, reply }: Exchange): Promise<CallToolResult | WrittenResult> {
     const { name, arguments: args = {} } = request.params;
     if (typeof name !== 'string') throw invalidParams('Invalid tools/call request: params.name must be the name of a tool.');
     if (!isObject(args)) throw invalidParams('Invalid tools/call request: params.arguments must be an object.');
@@ -99,10 +98,10 @@ export function createMcpServer(ctx: AppContext): McpServer {
       return renderMcp(err) as CallToolResult;
     }
     try {
-      const { value, text } = await resultOf(admission, tool, args);
-      // server/tools §Structured Content: structuredContent conforms to outputSchema, and the
-      // same JSON goes in a TextContent block for clients that read only text.
-      return { content: [{ type: 'text', text }], structuredContent: value };
+      // server/tools §Structured Content: structuredContent conforms to outputSchema (the
+      // operation's output schema, which its result is serialized through), and the same JSON
+      // goes in a TextContent block for clients that read only text (./wire.ts openToolResult).
+      return new WrittenResult((await resultOf(admission, tool, args)).json);
     } catch (thrown) {
       const err = normalizeError(thrown);
       if (err.status >= 500) log.error({ err: thrown, tool: tool.name }, 'tool call failed');
@@ -134,7 +133,7 @@ export function createMcpServer(ctx: AppContext): McpServer {
         tools: toolbox.all.filter((tool) => ctx.operations.mayPerform(http.actor!, tool.operation.id as never)).map((tool) => tool.listing),
       }),
     },
-    'tools/call': { eras: both, admits: true, handle: (exchange) => callTool(exchange) as Promise<Record<string, unknown>> },
+    'tools/call': { eras: both, admits: true, handle: (exchange) => callTool(exchange) as Promise<Record<string, unknown> | WrittenResult> },
   };
 
   return {
@@ -145,7 +144,8 @@ export function createMcpServer(ctx: AppContext): McpServer {
       // Every HTTP request counts once: by the admission of the operation it performs, or here.
       if (!method?.admits) await countRequest(ctx, exchange.http, exchange.reply);
       if (!method?.eras.includes(request.era)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      return encodeResult(request, await method!.handle(exchange), SERVER_INFO);
+      const result = await method!.handle(exchange);
+      return result instanceof WrittenResult ? endWrittenResult(request, result, SERVER_INFO) : encodeResult(request, result, SERVER_INFO);
     },
   };
 }

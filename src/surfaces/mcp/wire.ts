@@ -189,6 +189,31 @@ export function encodeResult(request: McpRequest, result: Record<string, unknown
 }
 
 /**
+ * A tool result with structured content, written once as JSON and left open at its end (server/tools
+ * §Structured Content: the JSON as structuredContent, and the same JSON in a TextContent block for
+ * clients that read only text). A kept result is kept in this form, so answering it again writes
+ * nothing but the envelope, as the REST routes send their kept answers as bytes.
+ */
+export function openToolResult(value: unknown): string {
+  const text = JSON.stringify(value);
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}`;
+}
+
+/** A result already written as JSON (openToolResult), to be closed in the request's era. */
+export class WrittenResult {
+  readonly open: string;
+  constructor(open: string) {
+    this.open = open;
+  }
+}
+
+/** encodeResult for a written result: what 2026-07-28 adds to a tools/call result, then the brace. */
+export function endWrittenResult(request: McpRequest, written: WrittenResult, serverInfo: ServerInfo): string {
+  if (request.era === 'legacy') return `${written.open}}`;
+  return `${written.open},"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}}`;
+}
+
+/**
  * The HTTP status of an error the server answers a request with: 200, the error travelling in the
  * JSON-RPC body (2025 basic/transports), except that a 2026-07-28 request for a method the
  * revision does not have is 404, as the SDK's serving entry answers it.
