@@ -8,7 +8,7 @@ import { normalizeError } from './kernel/errors.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
-import { renderOAuth, renderV1, renderV2, sendError } from './surfaces/http/render.ts';
+import { renderV1, rendererForPath, sendError } from './surfaces/http/render.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
@@ -27,23 +27,21 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Surfaces that authenticate every request before checking its URL. */
 const checksUrlItself = (url: string) => /^\/api\/v[12](\/|\?|$)/.test(url);
 
-/** Paths whose errors are JSON; everything else is a page for people. */
-const isJsonPath = (url: string) => /^\/(api|mcp|a2a|oauth(?!\/authorize)|agent|\.well-known)(\/|\?|$)/.test(url);
-
 /**
  * Errors the framework meets before any surface (a malformed percent escape, an over-long path
- * parameter) in the shape of the surface the path belongs to.
+ * parameter) in the shape of the surface the path belongs to (surfaces/http/render.ts).
  */
 function frameworkError(error: Error, request: FastifyRequest, reply: FastifyReply) {
   const err = normalizeError(error);
-  if (!isJsonPath(request.url)) return sendErrorPage(request, reply, err);
-  return sendError(reply, err, request.url.startsWith('/api/v2') ? renderV2 : request.url.startsWith('/oauth/') ? renderOAuth : renderV1);
+  const render = rendererForPath(request.url);
+  return render ? sendError(reply, err, render) : sendErrorPage(request, reply, err);
 }
 
 /**
  * Requests the HTTP parser refuses before Fastify sees them (headers too large, a method it does
  * not know, a malformed request line): the answer is written on the socket, in the shape of the
- * path's surface when the request line can still be read.
+ * path's surface when the request line can still be read (JSON for a page's path too: no page can
+ * be made from a request that was never read).
  */
 function clientError(err: ConnectionError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -54,7 +52,7 @@ function clientError(err: ConnectionError, socket: Socket): void {
   // Node passes the bytes it read as a Buffer (Fastify's type describes its JSON form).
   const raw = err.rawPacket as unknown as Buffer | undefined;
   const path = /^[A-Z]+ (\S+)/.exec(raw?.toString('latin1') ?? '')?.[1] ?? '/api/';
-  const body = JSON.stringify(path.startsWith('/api/v2') ? renderV2(appError) : renderV1(appError));
+  const body = JSON.stringify((rendererForPath(path) ?? renderV1)(appError));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
@@ -94,7 +92,12 @@ export function createFastify(ctx: AppContext): FastifyInstance {
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = createFastify(ctx);
+  await mountSurfaces(app, ctx);
+  return app;
+}
 
+/** Every surface, on the instance createFastify made. */
+export async function mountSurfaces(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(wellKnownSurface(ctx));
   await app.register(v1Surface(ctx), { prefix: '/api' });
   await app.register(webSurface(ctx));
@@ -107,5 +110,4 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(graphqlSurface(ctx));
   await app.register(webExtrasSurface(ctx));
   await app.register(pagesSurface(ctx));
-  return app;
 }

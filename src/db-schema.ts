@@ -1,5 +1,6 @@
 // The Kysely database type, composed from each module's own tables (each table has one owner).
 import type { AccountTables } from './modules/accounts/tables.ts';
+import type { AgentTaskTables } from './modules/agent-tasks/tables.ts';
 import type { AlertTables } from './modules/alerts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
 import type { EventTables } from './modules/events/tables.ts';
@@ -25,4 +26,5 @@ export interface DB
     OAuthTables,
     WebhookTables,
     EventTables,
-    AlertTables {}
+    AlertTables,
+    AgentTaskTables {}

@@ -6,6 +6,7 @@ import type { Database } from './kernel/db.ts';
 import type { Jobs } from './kernel/jobs.ts';
 import { createMailer, type Mailer } from './kernel/mail.ts';
 import { type Accounts, createAccounts } from './modules/accounts/index.ts';
+import { type AgentTasks, createAgentTasks } from './modules/agent-tasks/index.ts';
 import { type Alerts, createAlerts } from './modules/alerts/index.ts';
 import { type Answers, createAnswers } from './modules/answers/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
@@ -41,6 +42,8 @@ export interface Services {
   events: Events;
   /** Alerts on follows: subscriptions, change detection after ingests, email and webhook deliveries. */
   alerts: Alerts;
+  /** The A2A agent's tasks, kept per owner. */
+  agentTasks: AgentTasks;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     webhooks,
     events,
     alerts,
+    agentTasks: createAgentTasks(deps, { jobs }),
     async close() {
       await webhooks.close();
       await live.close();

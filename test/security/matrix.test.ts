@@ -69,6 +69,11 @@ for (const row of rows) {
       assert.equal(res.statusCode, 403, res.body);
       assert.equal(errorCode(row, res), 'scope_missing');
       assert.match(res.body, new RegExp(row.op.scopes[0]!.replace('.', '\\.')));
+      // RFC 6750 §3.1: the challenge names the operation's own scopes at the API's resource.
+      assert.equal(
+        res.headers['www-authenticate'],
+        `Bearer resource_metadata="http://council.test/.well-known/oauth-protected-resource/api", scope="${row.op.scopes.join(' ')}", error="insufficient_scope", error_description="${JSON.parse(res.body).detail ?? JSON.parse(res.body).error.message}"`,
+      );
     });
 
     test('revoked key → 401', async () => {

@@ -4,13 +4,12 @@
 // authenticates with `Authorization: Bearer` (API keys, OAuth access tokens) through the same
 // credential check as the API; without one it is 401 with the RFC 6750/9728 challenge for /a2a
 // (A2A v1.0 §7: identity is established by the HTTP layer, never inside the JSON-RPC payload).
-// Tasks live in the database (a2a_tasks), scoped by the credential's owner: another owner's task
+// Tasks are kept by the agent-tasks module, scoped by the credential's owner: another owner's task
 // is "task not found".
-import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { DefaultExecutionEventBusManager, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { useJsonParser } from '../http/body-parsers.ts';
 import { authenticateRequests } from '../http/guard.ts';
 import { useRenderer } from '../http/render.ts';
 import { agentCard } from './card.ts';
@@ -18,16 +17,10 @@ import { renderA2a } from './errors.ts';
 import { answerExecutor } from './executor.ts';
 import { ownerOf, rpcHandler } from './rpc.ts';
 
-const TASKS = 'a2a_tasks';
-/** Tasks untouched this long are deleted: an answer is worth fetching again for a week. */
-const TASK_RETENTION_MS = 7 * 24 * 3600 * 1000;
-const PRUNE_EVERY_MS = 3600 * 1000;
-
 export function a2aSurface(ctx: AppContext) {
   return async function a2a(app: FastifyInstance): Promise<void> {
     const { card, v1, v03 } = agentCard(ctx.config);
-    const db = ctx.db as unknown as Kysely<any>;
-    const store = new DatabaseTaskStore(db, { tableName: TASKS, ownerResolver: ownerOf });
+    const store = ctx.services.agentTasks.store(ownerOf);
     const handler = new DefaultRequestHandler(card, store, answerExecutor(ctx.operations), new DefaultExecutionEventBusManager(ownerOf));
 
     // A client that announces A2A-Version 1.x gets the v1.0 card; one that announces none (v0.3)
@@ -43,22 +36,15 @@ export function a2aSurface(ctx: AppContext) {
 
     await app.register(
       async (scope) => {
-        // JSON only (A2A v1.0 also names its own media type; its JSON-RPC clients send application/json).
+        // JSON only (A2A v1.0 also names its own media type; its JSON-RPC clients send
+        // application/json), read by the same capped parser as every JSON body.
         scope.removeContentTypeParser('text/plain');
-        scope.addContentTypeParser('application/a2a+json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+        useJsonParser(scope, 'application/a2a+json');
         useRenderer(scope, ctx, renderA2a);
         authenticateRequests(scope, ctx, { name: 'a2a', surface: 'a2a', allowApiKeyHeader: false });
         scope.post('/', rpcHandler(ctx, handler));
       },
       { prefix: '/a2a' },
     );
-
-    const prune = setInterval(() => {
-      const before = ctx.clock.now().getTime() - TASK_RETENTION_MS;
-      sql`delete from a2a_tasks where status_last_updated < ${before}`
-        .execute(db)
-        .catch((err: unknown) => ctx.log.warn({ err }, 'deleting old A2A tasks failed'));
-    }, PRUNE_EVERY_MS).unref();
-    app.addHook('onClose', async () => clearInterval(prune));
   };
 }

@@ -1,7 +1,8 @@
 // Depth and cost limits: a query is refused before it runs (400 invalid_request, the reason in the
 // message) when it nests deeper than MAX_DEPTH or would cost more than MAX_COST. The cost counts
-// what the query makes the service do: every top-level field is a database read (ROOT_FIELD), every
-// field of every item is output, and a list multiplies its items' cost by how many it can hold: a
+// what the query makes the service do: every top-level field is a REST call of its own (ROOT_FIELD:
+// a tenth of the bound, so a document holds at most ten, and a pile of aliased aggregates is
+// refused before any of it reaches the database), every field of every item is output, and a list multiplies its items' cost by how many it can hold: a
 // paged list by its `limit` (the maximum, 200, when a variable gives it, so the cost of a document
 // never depends on its variables unless a directive's does), a record's parts
 // by a typical count. Aliases count as the fields they repeat.
@@ -12,8 +13,8 @@ import { DEFAULT_PAGE, MAX_PAGE } from '../../kernel/schema.ts';
 
 export const MAX_DEPTH = 8;
 export const MAX_COST = 50_000;
-/** What one top-level field costs besides its output: a read of the database. */
-export const ROOT_FIELD = 1_000;
+/** What one top-level field costs besides its output: a REST call's read of the database. */
+export const ROOT_FIELD = 5_000;
 /** More nodes than any query within MAX_COST has; a flood stops being counted here. */
 const MAX_NODES = 5_000;
 

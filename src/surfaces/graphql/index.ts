@@ -1,88 +1,72 @@
 // GraphQL at /api/graphql (mercurius, JIT on): the public record as a graph, POST and GET (GET for
 // queries only). The same gates as the JSON API: a Bearer credential is checked on request
 // (modules/credentials builds the Actor; without one, 401 with the RFC 6750/9728 challenge of
-// /api), and the request is counted once against the limits before its document is read, whatever
-// happens next; each field performs its operation through kernel/perform.ts with `count: false`
-// (the access check runs there), and each `answer` field counts one AI answer more. Introspection
-// is open to any valid credential. Documents are parsed, validated (depth, cost: ./cost.ts) and
-// JIT-compiled once and kept (mercurius's query cache).
+// /api); the request is read the same way for GET and POST (./request.ts), and a document is
+// refused before it runs when it nests too deep or costs too much (./cost.ts). Every top-level
+// field is admitted as its REST call is (surfaces/http/admit.ts: the access check and one request
+// against the limits, `answer` one AI answer more); nested fields read within it. A request that
+// admits nothing (only `__typename`, introspection, or refused before it ran) counts once.
+// Documents are parsed, validated and JIT-compiled once and kept (mercurius's query cache).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Location, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
+import { admit, countRequest, noteLimits } from '../http/admit.ts';
 import { authenticateRequests } from '../http/guard.ts';
 import { countedError, renderGraphQL, sendError } from '../http/render.ts';
 import { Batches } from './batch.ts';
 import { checkCost, MAX_DEPTH } from './cost.ts';
 import { formatExecution, requestError } from './errors.ts';
+import { checkRequest, KEPT_DOCUMENTS, MAX_TOKENS } from './request.ts';
 import { type GraphQLContext, resolvers } from './resolvers.ts';
 import { typeDefs } from './schema.ts';
 
 export const GRAPHQL_PATH = '/api/graphql';
-/** Longer than any query a client needs; the parser also stops after MAX_TOKENS tokens. */
-export const MAX_QUERY = 20_000;
-const MAX_TOKENS = 5_000;
-/** Compiled (JIT) and parsed documents kept. */
-const KEPT_DOCUMENTS = 1_000;
 
 const call = Object.freeze({ surface: 'graphql' as const });
 
 function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): GraphQLContext {
   const actor = request.actor!;
   const perform = async (id: OperationId, input: Record<string, unknown>) => (await ctx.operations.perform(actor, id, input, { call, count: false })).result;
-  return {
+  // Top-level reads by operation and input: aliases repeating one are each counted, and read once.
+  const reads = new Map<string, Promise<unknown>>();
+  const context: GraphQLContext = {
     actor,
+    admitted: false,
     batches: new Batches(perform),
     perform,
+    async root(id, input) {
+      context.admitted = true;
+      const admission = await admit(ctx, request, reply, id, { call, resource: 'api' });
+      const key = `${id}\u0000${JSON.stringify(input)}`;
+      let read = reads.get(key);
+      if (!read) {
+        read = ctx.operations.execute(admission, input);
+        reads.set(key, read);
+      }
+      return read;
+    },
     async answer(input) {
-      // The answer's count is the latest state of the caller's limits: the headers show it.
-      const note = (limits: LimitState | undefined | null) => {
-        if (limits) setLimitHeaders(reply, limits);
-      };
+      // As POST /answers: one request and one AI answer; the headers show the latest limits.
+      context.admitted = true;
+      const admission = await admit(ctx, request, reply, 'answers.create', { call, resource: 'api' });
       try {
-        const { result, limits } = await ctx.operations.perform(actor, 'answers.create', input, { call, beforeLimits: async () => 'answer' });
-        note(limits);
-        return result;
+        return await ctx.operations.execute(admission, input);
       } catch (err) {
-        if (err instanceof AppError) note(err.limits);
+        if (err instanceof AppError) noteLimits(request, reply, err.limits);
         throw err;
       }
     },
   };
-}
-
-/**
- * The GraphQL-over-HTTP request (GraphQL over HTTP §5.1, "Request Parameters"): a JSON object
- * whose `query` is a string, `variables` an object and `operationName` a string, when given.
- */
-function checkRequest(request: FastifyRequest): void {
-  const source = request.method === 'GET' ? request.query : request.body;
-  if (source === null || typeof source !== 'object' || Array.isArray(source)) {
-    throw new AppError('invalid_request', 'A GraphQL request is one JSON object: { "query": "…", "variables": { … }, "operationName": "…" }.');
-  }
-  const { query, variables, operationName } = source as Record<string, unknown>;
-  if (query !== undefined && typeof query !== 'string') throw new AppError('invalid_request', 'The query must be a string of GraphQL.');
-  if (typeof query === 'string' && query.length > MAX_QUERY)
-    throw new AppError('invalid_request', `The query is ${query.length} characters long; at most ${MAX_QUERY}.`);
-  if (request.method !== 'GET' && variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
-    throw new AppError('invalid_request', 'The variables must be a JSON object.');
-  }
-  if (operationName != null && typeof operationName !== 'string') throw new AppError('invalid_request', 'The operationName must be a string.');
+  return context;
 }
 
 export function graphqlSurface(ctx: AppContext) {
   return async function graphql(app: FastifyInstance): Promise<void> {
     authenticateRequests(app, ctx, { name: 'graphql', surface: 'api', allowApiKeyHeader: false });
-    // One count per HTTP request, before its document is read (refusals count as well).
-    app.addHook('preHandler', async (request, reply) => {
-      const limits = await ctx.operations.countRequest(request.actor!);
-      request.limitState = limits;
-      setLimitHeaders(reply, limits);
-      checkRequest(request);
-    });
+    app.addHook('preHandler', async (request) => checkRequest(request));
     await app.register(mercurius, {
       schema: typeDefs,
       resolvers: resolvers as never,
@@ -123,8 +107,14 @@ export function graphqlSurface(ctx: AppContext) {
       throw new AppError('invalid_request', 'The query must be GraphQL text.');
     });
     app.graphql.addHook('preExecution', async (schema, document, _context, variables) => {
-      // Every operation of the document is counted: the hook is not told which one runs.
+      // Every operation of the document is costed: the hook is not told which one runs.
       checkCost(schema, document, variables as Record<string, unknown> | undefined);
+    });
+    // A request whose document admitted no operation (only `__typename` or introspection) is one
+    // request all the same.
+    app.graphql.addHook('onResolution', async (_execution, context) => {
+      const { reply } = context as unknown as GraphQLContext & { reply: FastifyReply };
+      if (!(context as unknown as GraphQLContext).admitted) await countRequest(ctx, reply.request, reply);
     });
   };
 }

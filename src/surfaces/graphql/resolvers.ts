@@ -1,5 +1,5 @@
 // Every field of the graph binds an operation of the catalogue: a top-level field performs its
-// operation (the access check runs there, once per field), a nested field loads its record's part
+// operation (admitted as its REST call is: the access check and the count, once per field), a nested field loads its record's part
 // through a batch operation (./batch.ts), or reads it from the record when the operation that made
 // the record already holds it (a matter read by record number has its sponsors). Nothing here reads
 // the database or spells out an access rule.
@@ -11,9 +11,17 @@ import type { Batches } from './batch.ts';
 /** What every resolver gets: the caller, the request's batches, and how to perform an operation. */
 export interface GraphQLContext {
   actor: Actor;
+  /** Whether a top-level field was admitted (then the request is counted by it). */
+  admitted: boolean;
   batches: Batches;
+  /**
+   * A top-level field: its operation admitted (the access check, and one request against the
+   * limits, as its REST call counts) and run.
+   */
+  root(id: OperationId, input: Record<string, unknown>): Promise<unknown>;
+  /** A nested field's read, within its top-level field's count. */
   perform(id: OperationId, input: Record<string, unknown>): Promise<unknown>;
-  /** Performs `answers.create`, counting one AI answer (the request itself is already counted). */
+  /** Performs `answers.create` as POST /answers does: one request and one AI answer. */
   answer(input: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -62,7 +70,7 @@ const top: Record<string, OperationId> = {
 const field =
   (id: OperationId, extra: Args = {}) =>
   (_: unknown, args: Args, ctx: GraphQLContext) =>
-    ctx.perform(id, { ...given(args), ...extra });
+    ctx.root(id, { ...given(args), ...extra });
 
 /** A part the record may already hold (`own`), else its batch operation loads it. */
 const part = (op: OperationId, own: string, pickFrom?: string) => async (parent: Parent, _: Args, ctx: GraphQLContext) => {
@@ -143,8 +151,8 @@ async function matters(_: unknown, args: Args, ctx: GraphQLContext, info: GraphQ
   if (selected.has('actions') || selected.has('meetings')) parts.push('actions');
   const rollCalls = selected.get('rollCalls');
   if (rollCalls) parts.push(rollCallsPart(rollCalls));
-  if (parts.length === 0) return ctx.perform('matters.list', given(args));
-  return ctx.perform('matters.list.parts', { ...given(args), parts });
+  if (parts.length === 0) return ctx.root('matters.list', given(args));
+  return ctx.root('matters.list.parts', { ...given(args), parts });
 }
 
 /** One page of a list of the parent's, paged as that list is at the top level. */

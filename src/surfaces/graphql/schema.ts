@@ -149,6 +149,13 @@ type Answer { answer: String! citations: [Citation!]! model: String! }
 
 ${['Matter', 'RollCall', 'Vote', 'Meeting', 'Body', 'BodyAction', 'Person', 'SearchResult', 'CampaignCommittee', 'LobbyingContact', ...disclosurePages].map(page).join('\n')}
 
+"""
+The public record, read as the REST API reads it. Limits: every top-level field is a REST call of
+its own and counts against the caller's limits as that call does (aliases count as the fields they
+repeat; nested fields count with their top-level field; a document with no top-level field counts
+once). A document is refused before it runs (400) when it nests deeper than 8 levels or its cost is
+over 50,000: each top-level field costs 5,000, so a document holds at most ten.
+"""
 type Query {
   matters(type: String, status: String, sponsor: String, body: String, introduced_from: String, introduced_to: String, q: String, sort: String, ${listArgs}): MatterPage!
   """One matter by record number (any letter case)."""
@@ -174,7 +181,7 @@ type Query {
 ${disclosureFields}}
 
 type Mutation {
-  """An answer citing every record it rests on; needs public.ai and uses one of the day's AI answers."""
+  """An answer citing every record it rests on; needs public.ai and counts as POST /answers: one request and one of the day's AI answers."""
   answer(question: String!): Answer!
 }
 `;

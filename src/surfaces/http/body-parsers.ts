@@ -94,12 +94,15 @@ export function queryRefusalOf(request: FastifyRequest): AppError | undefined {
   return (request.query as Record<symbol, AppError> | undefined)?.[queryRefusal];
 }
 
-/** Installs the capped JSON body parser on the root instance. */
-export function useBodyParsers(app: FastifyInstance): void {
-  // Fastify 5's own parser with its defaults: a body with __proto__, or constructor.prototype, is
-  // refused (secure-json-parse "error"). The caps are checked on its result, before any hook sees it.
+/**
+ * Parses bodies of `contentType` as JSON with the caps: Fastify 5's own parser with its defaults
+ * (a body with __proto__, or constructor.prototype, is refused: secure-json-parse "error"), then
+ * the caps checked on its result, before any hook sees it. Every JSON media type a route accepts
+ * (application/json everywhere, A2A's application/a2a+json) is read by this one parser.
+ */
+export function useJsonParser(app: FastifyInstance, contentType: string): void {
   const fastifyJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser(contentType, { parseAs: 'string' }, (request, body, done) => {
     fastifyJson(request, body as string, (err, value) => {
       if (err) return done(err, undefined);
       try {
@@ -110,4 +113,9 @@ export function useBodyParsers(app: FastifyInstance): void {
       done(null, value);
     });
   });
+}
+
+/** Installs the capped JSON body parser on the root instance. */
+export function useBodyParsers(app: FastifyInstance): void {
+  useJsonParser(app, 'application/json');
 }

@@ -8,10 +8,11 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { SurfaceName } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
+import type { LimitState } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/operations.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
+import { admit } from './admit.ts';
 import { queryRefusalOf } from './body-parsers.ts';
 import { clientIp } from './client-ip.ts';
 import { writeMethods } from './route.ts';
@@ -147,18 +148,14 @@ export interface GuardSteps {
   beforeLimits?(request: FastifyRequest, reply: FastifyReply): Promise<LimitClass | undefined>;
 }
 
-/** preValidation of one route: the operation is admitted (access checked once, request counted). */
+/** preValidation of one route: the operation is admitted (access checked once, request counted; ./admit.ts). */
 export function admitOperation(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
   const call = Object.freeze({ surface: options.name });
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const admission = await ctx.operations.admit(request.actor!, operationId, {
+    request.admission = await admit(ctx, request, reply, operationId, {
       call,
+      resource: options.surface,
       ...(steps.beforeLimits ? { beforeLimits: () => steps.beforeLimits!(request, reply) } : {}),
     });
-    request.admission = admission;
-    if (admission.limits) {
-      request.limitState = admission.limits;
-      setLimitHeaders(reply, admission.limits);
-    }
   };
 }

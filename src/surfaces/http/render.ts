@@ -94,6 +94,21 @@ export function sendError(reply: FastifyReply, err: AppError, render: ErrorRende
   return reply.status(err.status).type('application/json; charset=utf-8').send(render(err));
 }
 
+/**
+ * The JSON renderer of the surface a path belongs to, for errors met before any surface (the HTTP
+ * parser's, the router's): each protocol in its own shape — GraphQL's `errors`, JSON-RPC's error
+ * object at /mcp and /a2a, RFC 6749 §5.2 at the OAuth endpoints, v2 and v1 — or null for the
+ * website's pages.
+ */
+export function rendererForPath(path: string): ErrorRenderer | null {
+  if (/^\/api\/graphql(\/|\?|$)/.test(path)) return renderGraphQL;
+  if (/^\/(mcp|a2a)(\/|\?|$)/.test(path)) return renderJsonRpc;
+  if (/^\/oauth\/(?!authorize(\/|\?|$))/.test(path)) return renderOAuth;
+  if (/^\/api\/v2(\/|\?|$)/.test(path)) return renderV2;
+  if (/^\/(api|oauth|agent|\.well-known)(\/|\?|$)/.test(path)) return renderV1;
+  return null;
+}
+
 /** The message of the 404 for a path no route answers. */
 export function noRoute(request: FastifyRequest): AppError {
   return new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);

@@ -1,49 +1,22 @@
 // The MCP server at /mcp: Streamable HTTP (MCP 2025-11-25 basic/transports §Streamable HTTP, and
-// the 2026-07-28 per-request revision), stateless, through the official SDK's serving entry
-// (createMcpHandler: a fresh server per request, no session to keep or share between instances).
-// Before the SDK sees a request, the gates run here, once:
+// the 2026-07-28 per-request revision), stateless: one JSON-RPC message per POST, answered as one
+// JSON object; no session is kept or shared between instances. The server is built once
+// (./server.ts) and each POST is read (./wire.ts), answered and written here. The gates run once:
 //   1. Origin and Host are checked against DNS rebinding (basic/transports §Security Warning).
 //   2. The credential makes the Actor, as on the API (surfaces/http/guard.ts): Bearer API keys and
 //      OAuth access tokens; without one, 401 with the RFC 6750/9728 challenge for /mcp
 //      (basic/authorization §Authorization Server Discovery).
-//   3. The request is counted once: a tools/call by admitting its operation (kernel/perform.ts:
-//      access check and its limit class), anything else as one request.
-import { createMcpHandler, type JSONRPCMessage, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+//   3. The request is counted once: a tools/call by admitting its operation (surfaces/http/admit.ts),
+//      anything else as one request. Refusals of the HTTP layer render as JSON-RPC errors (render.ts).
+import { localhostAllowedHostnames, ProtocolError, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type LimitState, limitHeaders } from '../../kernel/limit-state.ts';
-import { insufficientScopeError } from '../../modules/credentials/index.ts';
+import { countRequest } from '../http/admit.ts';
 import { authenticateRequests } from '../http/guard.ts';
 import { renderJsonRpc, useRenderer } from '../http/render.ts';
-import { authInfoOf, type McpCall, serverFactory } from './server.ts';
-import { createToolbox } from './tools.ts';
-
-/** The tools/call a body holds, if it is one: the tool's name as the client sent it. */
-function toolCallName(body: unknown): string | null {
-  const m = body as { method?: unknown; params?: { name?: unknown } } | null;
-  if (!m || typeof m !== 'object' || m.method !== 'tools/call') return null;
-  return typeof m.params?.name === 'string' ? m.params.name : '';
-}
-
-/** The headers the transport reads: content negotiation, resumption and the `Mcp-*` family. */
-const transportHeader = (name: string) => name.startsWith('mcp-') || name === 'accept' || name === 'content-type' || name === 'last-event-id';
-
-/**
- * The web-standard Request the SDK's handler takes, without a body: Fastify has parsed it already
- * and the handler is given it as `parsedBody` (the SDK's own toWebRequest would serialize it
- * again, which costs more than the rest of a kept tool call). The credential stays behind: the
- * caller is passed as the Actor, never as a header the SDK could log.
- */
-function webRequestOf(request: FastifyRequest, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (!transportHeader(name)) continue;
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  return new Request(new URL(request.url, origin), { method: request.method, headers });
-}
+import { createMcpServer } from './server.ts';
+import { errorMessage, errorStatus, readInbound } from './wire.ts';
 
 /**
  * Host names a request may name: the public URL's and the loopback names. A rebinding attack
@@ -53,13 +26,14 @@ function allowedHostnames(baseUrl: string): string[] {
   return [...new Set([new URL(baseUrl).hostname, ...localhostAllowedHostnames()])];
 }
 
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
 export function mcpSurface(ctx: AppContext) {
-  const toolbox = createToolbox(ctx.operations.all());
+  const server = createMcpServer(ctx);
   const hostnames = allowedHostnames(ctx.config.baseUrl);
-  const call = Object.freeze({ surface: 'mcp' as const });
-  const handler = createMcpHandler(serverFactory(ctx, toolbox), {
-    onerror: (err) => ctx.log.debug({ err }, 'MCP request refused by the SDK'),
-  });
 
   /** Gate 1: basic/transports §Security Warning — servers MUST validate Origin; Host guards local binds. */
   async function checkOrigin(request: FastifyRequest): Promise<void> {
@@ -70,70 +44,58 @@ export function mcpSurface(ctx: AppContext) {
     if (!checked.ok) throw new AppError('forbidden', `Requests from the origin ${String(origin)} are not accepted.`);
   }
 
-  /** Gate 3 for a tools/call: admit its operation, or keep the kernel's refusal for the tool result. */
-  async function admitTool(request: FastifyRequest, name: string): Promise<{ tool: McpCall['tool']; limits: LimitState }> {
-    const actor = request.actor!;
-    const tool = toolbox.byName(name);
-    if (!tool) return { tool: null, limits: await ctx.operations.countRefusal(actor) };
+  /** One JSON-RPC message, as JSON text; an answer about this caller, never kept by a shared cache. */
+  const send = (reply: FastifyReply, status: number, json: string) =>
+    reply.status(status).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(json);
+
+  async function post(request: FastifyRequest, reply: FastifyReply) {
+    // One message per POST (basic/transports §Sending Messages: 2025-06-18 removed batching), so
+    // one HTTP request is one thing done and counted once.
+    if (Array.isArray(request.body)) throw new AppError('invalid_request', 'Send one JSON-RPC message per request; batches are not accepted.');
+    const inbound = readInbound(request.body, {
+      accept: header(request, 'accept'),
+      protocolVersion: header(request, 'mcp-protocol-version'),
+      method: header(request, 'mcp-method'),
+      name: header(request, 'mcp-name'),
+    });
+    if (inbound.kind !== 'request') {
+      await countRequest(ctx, request, reply);
+      return inbound.kind === 'accepted'
+        ? reply.status(202).header('Cache-Control', 'private, no-store').send()
+        : send(reply, inbound.status, JSON.stringify(inbound.message));
+    }
+    const mcp = inbound.request;
     try {
-      const admission = await ctx.operations.admit(actor, tool.operation.id as never, { call });
-      return { tool: { name, admission }, limits: admission.limits! };
+      const result = await server.answer({ request: mcp, http: request, reply });
+      // A result already written (a tool's, kept or made now): only the envelope is written here.
+      const json = typeof result === 'string' ? result : JSON.stringify(result);
+      return send(reply, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(mcp.id)},"result":${json}}`);
     } catch (thrown) {
-      if (!(thrown instanceof AppError) || !thrown.limits) throw thrown;
-      // A missing scope is HTTP 403 with the insufficient_scope challenge naming it, whatever the
-      // credential (basic/authorization §Scope Challenge Handling, RFC 6750 §3.1): an OAuth client
-      // can ask for a wider grant; a key's holder learns which scope a new key needs.
-      if (thrown.code === 'scope_missing') {
-        const challenge = insufficientScopeError(ctx.config.baseUrl, 'mcp', tool.operation.access.scopes, thrown.message);
-        challenge.limits = thrown.limits;
-        throw challenge;
-      }
-      return { tool: { name, refusal: thrown }, limits: thrown.limits };
+      // A refusal of the HTTP layer (401, 403, 429) is answered by the surface's error renderer.
+      if (!(thrown instanceof ProtocolError)) throw thrown;
+      return send(reply, errorStatus(mcp, thrown.code), JSON.stringify(errorMessage(mcp.id, thrown.code, thrown.message, thrown.data)));
     }
   }
 
-  async function handle(request: FastifyRequest, reply: FastifyReply) {
-    const actor = request.actor!;
-    const body = request.body as JSONRPCMessage | JSONRPCMessage[] | undefined;
-    // One message per POST (basic/transports §Sending Messages: 2025-06-18 removed batching),
-    // so one HTTP request is one thing done and counted once.
-    if (Array.isArray(body)) throw new AppError('invalid_request', 'Send one JSON-RPC message per request; batches are not accepted.');
-    const name = request.method === 'POST' ? toolCallName(body) : null;
-    const admitted = name !== null ? await admitTool(request, name) : { tool: null, limits: await ctx.operations.countRefusal(actor) };
-    request.limitState = admitted.limits;
-    const mcpCall: McpCall = { actor, tool: admitted.tool };
-    // A tools/call the SDK refused before running it (malformed params) made no AI answer.
-    const admission = admitted.tool && 'admission' in admitted.tool ? admitted.tool.admission : null;
-    if (admission)
-      reply.raw.once(
-        'close',
-        () => void ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed')),
-      );
-
-    const response = await handler.fetch(webRequestOf(request, ctx.config.baseUrl), {
-      authInfo: authInfoOf(mcpCall),
-      ...(body === undefined ? {} : { parsedBody: body }),
+  // The 2025 session operations (a GET stream, a DELETE ending a session) have no meaning on a
+  // stateless server: 405, naming the method that is allowed (RFC 9110 §15.5.6).
+  async function notAllowed(request: FastifyRequest) {
+    throw new AppError('method_not_allowed', `${request.method} is not served: this MCP server is stateless; send each message with POST.`, {
+      Allow: 'POST',
     });
-    reply.status(response.status);
-    for (const [header, value] of response.headers) reply.header(header, value);
-    reply.headers(limitHeaders(admitted.limits));
-    if (admitted.tool && 'refusal' in admitted.tool) for (const [header, value] of Object.entries(admitted.tool.refusal.headers)) reply.header(header, value);
-    reply.header('Cache-Control', 'private, no-store');
-    // A JSON answer is sent as one string; an SSE answer (2025 clients) streams as the SDK writes it.
-    const streamed = response.headers.get('content-type')?.startsWith('text/event-stream');
-    return reply.send(streamed ? response.body : await response.text());
   }
 
   return async function mcp(app: FastifyInstance): Promise<void> {
-    app.addHook('onClose', async () => handler.close());
     await app.register(
       async (scope) => {
+        // JSON only: any other Content-Type is 415 (basic/transports: messages are JSON-RPC in JSON).
+        scope.removeContentTypeParser('text/plain');
         useRenderer(scope, ctx, renderJsonRpc);
         scope.addHook('onRequest', checkOrigin);
         authenticateRequests(scope, ctx, { name: 'mcp', surface: 'mcp', allowApiKeyHeader: false });
-        scope.post('/', handle);
-        scope.get('/', handle);
-        scope.delete('/', handle);
+        scope.post('/', post);
+        scope.get('/', notAllowed);
+        scope.delete('/', notAllowed);
       },
       { prefix: '/mcp' },
     );

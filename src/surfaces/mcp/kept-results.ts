@@ -7,27 +7,26 @@
 import type { CacheChannel } from '../../kernel/coherence.ts';
 import { CoherentMap } from '../../kernel/coherence.ts';
 
-/** A tool result's structured content and the same JSON as text. */
+/** A tool result written once as JSON, open at its end (./wire.ts openToolResult): every era's answer starts with it. */
 export interface KeptResult {
-  value: Record<string, unknown>;
-  text: string;
+  json: string;
 }
 
 /**
- * Memory the results may take, in characters (about bytes), as the HTTP answers
+ * Memory the results may take, in bytes as counted below, as the HTTP answers
  * (surfaces/http/response-cache.ts MAX_BYTES). Before, 20,000 results of up to 256 K characters
  * each were allowed: gigabytes.
  */
 export const MAX_CHARS = 64 * 1024 * 1024;
 /**
- * A kept result holds its text and the parsed value: measured at 2.1–2.3 times the text's length
- * in heap (a matter's detail, a page of 100 matters), counted as 2.5. Plus the map's slot, the
- * entry and the strings' headers.
+ * A kept result holds one string: a character takes one byte, or two once the string holds any
+ * character past Latin-1 (a typographic apostrophe in a title), counted as two. Plus the map's
+ * slot, the entry and the string's header.
  */
-const PER_TEXT_CHAR = 2.5;
+const PER_CHAR = 2;
 const ENTRY_OVERHEAD = 160;
 /** Larger results (long list pages) are not kept; one must not push out thousands of small ones. */
-const MAX_RESULT_CHARS = 256 * 1024;
+const MAX_RESULT_CHARS = 512 * 1024;
 
 export interface KeptResults {
   /** The kept result of this tool for these arguments, or undefined. */
@@ -62,10 +61,10 @@ export function createKeptResults(channel: CacheChannel, maxChars = MAX_CHARS): 
     },
     mark: () => results.mark(),
     keep(tool, args, result, mark) {
-      if (result.text.length > MAX_RESULT_CHARS || !results.mayKeep(mark)) return;
+      if (result.json.length > MAX_RESULT_CHARS || !results.mayKeep(mark)) return;
       const kept = results.entries;
       const key = keyOf(tool, args);
-      const size = ENTRY_OVERHEAD + key.length + Math.ceil(PER_TEXT_CHAR * result.text.length);
+      const size = ENTRY_OVERHEAD + PER_CHAR * (key.length + result.json.length);
       if (size > maxChars) return;
       const old = kept.get(key);
       if (old) {

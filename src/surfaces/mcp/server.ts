@@ -1,91 +1,151 @@
-// One MCP server per HTTP request (stateless Streamable HTTP): the SDK's low-level Server with two
-// handlers over the generated tools. tools/list offers what kernel/perform.ts says the caller may
-// perform; tools/call runs the operation admitted for this request (./index.ts admits it before the
-// SDK sees the request, so the access check and the count happen once, in the kernel) and renders
-// a refusal or a failure as an `isError` tool result (MCP 2025-11-25 server/tools §Error Handling:
-// tool execution errors are reported in the result, so the model can read and correct them).
-import { type AuthInfo, type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+// The MCP server, built once when the service starts: a table of the methods it answers, each a
+// function of one request (stateless, so nothing is kept between requests, and no server object
+// is made per request). tools/list offers what kernel/perform.ts says the caller may perform;
+// tools/call admits the tool's operation through the HTTP surfaces' one admission
+// (surfaces/http/admit.ts) and runs it, rendering a refusal or a failure of the operation as an
+// `isError` tool result (MCP 2025-11-25 server/tools §Error Handling: tool execution errors are
+// reported in the result, so the model can read and correct them). A refusal the client must act
+// on (a missing scope: 403 with its challenge; the limits: 429) is the HTTP answer instead.
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../kernel/actor.ts';
 import { type AppError, normalizeError } from '../../kernel/errors.ts';
 import type { Admission } from '../../kernel/perform.ts';
+import { admit, countRequest } from '../http/admit.ts';
 import { renderMcp } from '../http/render.ts';
 import { createKeptResults, type KeptResult } from './kept-results.ts';
-import type { ToolDef, Toolbox } from './tools.ts';
+import { createToolbox, type ToolDef } from './tools.ts';
+import { encodeResult, endWrittenResult, type McpRequest, MODERN_VERSIONS, negotiatedVersion, openToolResult, type ServerInfo, WrittenResult } from './wire.ts';
 
-/** What ./index.ts hands the server of one request, through the SDK's pass-through AuthInfo. */
-export interface McpCall {
-  actor: Actor;
-  /** The tools/call of this request, admitted (access checked, counted), or refused by the kernel. */
-  tool: { name: string; admission: Admission } | { name: string; refusal: AppError } | null;
-}
-
-const CALL = Symbol('mcp call');
-
-/** The AuthInfo the SDK passes through to the factory (it never reads the token itself). */
-export function authInfoOf(call: McpCall): AuthInfo {
-  return { token: '', clientId: call.actor.credential.id, scopes: [...call.actor.scopes], extra: { [CALL]: call } };
-}
-
-function callOf(authInfo: AuthInfo | undefined): McpCall {
-  const call = authInfo?.extra?.[CALL as unknown as string] as McpCall | undefined;
-  // Every request reaches the SDK through ./index.ts, which authenticated it first.
-  if (!call) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No authenticated caller.');
-  return call;
-}
-
-export const SERVER_INFO = { name: 'council-tracker', title: 'Council Tracker', version: '1.0.0' } as const;
+export const SERVER_INFO: ServerInfo = { name: 'council-tracker', title: 'Council Tracker', version: '1.0.0' };
 
 const INSTRUCTIONS =
   'The public record of the Chicago City Council: legislation (matters), roll calls and votes, meetings, people and committees, campaign money and lobbying. ' +
   'Search with search_read, read records with the *_read tools, page lists with `limit` and `cursor` (meta.nextCursor); answer_question answers a question citing the records it rests on. ' +
   'Team tools appear for team credentials with the scopes and features they need.';
 
-export function serverFactory(ctx: AppContext, toolbox: Toolbox) {
-  const log = ctx.log.child({ surface: 'mcp' });
-  const kept = createKeptResults(ctx.caches.publicData);
-  // One validator for every per-request server (the SDK would build an Ajv instance for each);
-  // these servers validate nothing with it: tool input is the catalogue's, checked by the kernel.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+/** What the server declares (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 server/discover). */
+const CAPABILITIES = { tools: {} };
 
-  /** An admitted tool call's result: kept for a `cached` operation, else made now. */
+/** One request being answered: the message and the HTTP exchange it came in (for the admission). */
+export interface Exchange {
+  request: McpRequest;
+  http: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type Handler = (exchange: Exchange) => Promise<Record<string, unknown> | WrittenResult>;
+
+interface Method {
+  /** Which eras have the method (2026-07-28 removed initialize and ping; server/discover is new). */
+  eras: readonly ('legacy' | 'modern')[];
+  /** The method admits an operation, which counts the request; any other is counted as one request. */
+  admits?: boolean;
+  handle: Handler;
+}
+
+const both = ['legacy', 'modern'] as const;
+
+/** -32602 with a plain message (JSON-RPC §5.1): params the method cannot use. */
+export const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The refusals the client must act on are the HTTP answer; the others a tool result the model reads. */
+const answeredByHttp = (err: AppError) => err.code === 'scope_missing' || err.status === 401 || err.status === 429 || err.status >= 500;
+
+export interface McpServer {
+  readonly info: ServerInfo;
+  /** The result of a request (an object, or JSON already written), or a ProtocolError; an AppError thrown is the HTTP answer. */
+  answer(exchange: Exchange): Promise<Record<string, unknown> | string>;
+}
+
+export function createMcpServer(ctx: AppContext): McpServer {
+  const log = ctx.log.child({ surface: 'mcp' });
+  const toolbox = createToolbox(ctx.operations.all());
+  const kept = createKeptResults(ctx.caches.publicData);
+  const call = Object.freeze({ surface: 'mcp' as const });
+
+  /** An admitted tool call's result, written: kept for a `cached` operation, else made now. */
   async function resultOf(admission: Admission, tool: ToolDef, args: Record<string, unknown>): Promise<KeptResult> {
     const cached = tool.operation.cached;
     const found = cached ? kept.get(tool.name, args) : undefined;
-    // A kept result runs nothing; the admission ends with the request (./index.ts).
+    // A kept result runs nothing; the admission (counted already) ends with the request.
     if (found) return found;
     const mark = kept.mark();
-    const value = (await ctx.operations.execute(admission, args)) as Record<string, unknown>;
-    const result = { value, text: JSON.stringify(value) };
+    const result = { json: openToolResult(await ctx.operations.execute(admission, args)) };
     if (cached) kept.keep(tool.name, args, result, mark);
     return result;
   }
 
-  return ({ authInfo }: { authInfo?: AuthInfo }): Server => {
-    const call = callOf(authInfo);
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+  /** tools/call (server/tools §Calling Tools): the tool's operation, admitted once and run. */
+  async function callTool({ request, http, reply }: Exchange): Promise<CallToolResult | WrittenResult> {
+    const { name, arguments: args = {} } = request.params;
+    if (typeof name !== 'string') throw invalidParams('Invalid tools/call request: params.name must be the name of a tool.');
+    if (!isObject(args)) throw invalidParams('Invalid tools/call request: params.arguments must be an object.');
+    const tool = toolbox.byName(name);
+    if (!tool) {
+      await countRequest(ctx, http, reply);
+      // server/tools §Error Handling: an unknown tool is a protocol error.
+      throw invalidParams(`Unknown tool: ${name}`);
+    }
+    let admission: Admission;
+    try {
+      admission = await admit(ctx, http, reply, tool.operation.id as never, { call, resource: 'mcp' });
+    } catch (thrown) {
+      const err = normalizeError(thrown);
+      if (answeredByHttp(err)) throw err;
+      return renderMcp(err) as CallToolResult;
+    }
+    try {
+      // server/tools §Structured Content: structuredContent conforms to outputSchema (the
+      // operation's output schema, which its result is serialized through), and the same JSON
+      // goes in a TextContent block for clients that read only text (./wire.ts openToolResult).
+      return new WrittenResult((await resultOf(admission, tool, args)).json);
+    } catch (thrown) {
+      const err = normalizeError(thrown);
+      if (err.status >= 500) log.error({ err: thrown, tool: tool.name }, 'tool call failed');
+      return renderMcp(err) as CallToolResult;
+    }
+  }
 
-    server.setRequestHandler('tools/list', () => ({
-      tools: toolbox.all.filter((tool) => ctx.operations.mayPerform(call.actor, tool.operation.id as never)).map((tool) => tool.listing),
-    }));
+  const methods: Record<string, Method> = {
+    // 2025-11-25 basic/lifecycle §Initialization: the version agreed, what the server offers.
+    initialize: {
+      eras: ['legacy'],
+      handle: async ({ request }) => {
+        const { protocolVersion, capabilities, clientInfo } = request.params;
+        if (typeof protocolVersion !== 'string' || !isObject(capabilities) || !isObject(clientInfo)) {
+          throw invalidParams('Invalid initialize request: params need protocolVersion (a string), capabilities and clientInfo (objects).');
+        }
+        return { protocolVersion: negotiatedVersion(protocolVersion), capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+      },
+    },
+    ping: { eras: ['legacy'], handle: async () => ({}) },
+    // 2026-07-28 server/discover: the revisions served and the capabilities, in one round trip.
+    'server/discover': {
+      eras: ['modern'],
+      handle: async () => ({ supportedVersions: [...MODERN_VERSIONS], capabilities: CAPABILITIES, instructions: INSTRUCTIONS }),
+    },
+    'tools/list': {
+      eras: both,
+      handle: async ({ http }) => ({
+        tools: toolbox.all.filter((tool) => ctx.operations.mayPerform(http.actor!, tool.operation.id as never)).map((tool) => tool.listing),
+      }),
+    },
+    'tools/call': { eras: both, admits: true, handle: (exchange) => callTool(exchange) as Promise<Record<string, unknown> | WrittenResult> },
+  };
 
-    server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
-      const tool = toolbox.byName(request.params.name);
-      // MCP server/tools §Error Handling: an unknown tool is a protocol error (-32602).
-      if (!tool || call.tool?.name !== tool.name) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      if ('refusal' in call.tool) return renderMcp(call.tool.refusal) as CallToolResult;
-      try {
-        const { value, text } = await resultOf(call.tool.admission, tool, request.params.arguments ?? {});
-        // server/tools §Structured Content: structuredContent conforms to outputSchema, and the
-        // same JSON goes in a TextContent block for clients that read only text.
-        return server.projectCallToolResult({ content: [{ type: 'text', text }], structuredContent: value }, tool.listing.outputSchema);
-      } catch (thrown) {
-        const err = normalizeError(thrown);
-        if (err.status >= 500) log.error({ err: thrown, tool: tool.name }, 'tool call failed');
-        return renderMcp(err) as CallToolResult;
-      }
-    });
-    return server;
+  return {
+    info: SERVER_INFO,
+    async answer(exchange) {
+      const { request } = exchange;
+      const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+      // Every HTTP request counts once: by the admission of the operation it performs, or here.
+      if (!method?.admits) await countRequest(ctx, exchange.http, exchange.reply);
+      if (!method?.eras.includes(request.era)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+      const result = await method!.handle(exchange);
+      return result instanceof WrittenResult ? endWrittenResult(request, result, SERVER_INFO) : encodeResult(request, result, SERVER_INFO);
+    },
   };
 }

@@ -1,6 +1,7 @@
-// GraphQL over HTTP: POST and GET (queries only), the 401 challenge, introspection for any valid
-// credential, the public.ai scope of `answer`, one count per request plus one AI answer per
-// `answer` field, depth and cost limits, and errors carrying the catalogue's codes.
+// GraphQL over HTTP: POST and GET (queries only) read on one path, the 401 challenge,
+// introspection for any valid credential, the public.ai scope of `answer`, every top-level field
+// counted as its REST call (an `answer` as POST /answers), depth and cost limits, and errors
+// carrying the catalogue's codes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { MAX_COST, MAX_DEPTH } from '../../../src/surfaces/graphql/cost.ts';
@@ -67,7 +68,7 @@ test('introspection is open to any valid credential; data fields need public.rea
   assert.match(data.body.errors[0].message, /public\.read/);
 });
 
-test('answer needs public.ai; each answer field uses one AI answer, the request counts once', async () => {
+test('answer needs public.ai; each answer field counts as POST /answers: one request and one AI answer', async () => {
   const refused = await h.post(reader, 'mutation { answer(question: "Who represents the 2nd ward?") { answer } }');
   assert.equal(refused.status, 403);
   assert.deepEqual(codes(refused.body), ['scope_missing']);
@@ -86,7 +87,7 @@ test('answer needs public.ai; each answer field uses one AI answer, the request 
   assert.ok(res.body.data.a.citations.length > 0 && res.body.data.a.citations.every((c: any) => c.url.startsWith('http://council.test/')));
   assert.ok(res.body.data.b.answer.length > 0);
   assert.equal(remaining(res.headers, 'x-ai-calls-remaining'), before.ai - 2, 'two answer fields, two AI answers');
-  assert.equal(remaining(res.headers), before.day - 1, 'one request');
+  assert.equal(remaining(res.headers), before.day - 2, 'two requests, as two POST /answers');
   // The same answer as POST /answers.
   const rest = await fetch(`${h.url}/api/v1/answers`, {
     method: 'POST',
@@ -117,30 +118,60 @@ test('a refused question uses no AI answer; a spent AI limit refuses answers onl
   assert.equal(data.status, 200, 'data still answers');
 });
 
-test('one HTTP request counts once, whatever it holds; refusals count too, a 429 does not', async () => {
-  const key = await h.key(['public.read'], { requestsPerDay: 5, requestsPerMinute: 100 });
+test('each top-level field counts as its REST call; a document with none, or refused, counts once; a 429 does not', async () => {
+  const key = await h.key(['public.read'], { requestsPerDay: 12, requestsPerMinute: 100 });
   const many = await h.post(
     key,
     `{ matters(limit: 3) { data { id sponsors { name } } } votes(limit: 3) { data { value } } people(limit: 2) { data { name votes(limit: 1) { data { value } } } }
     meetings(limit: 1) { data { id } } search(q: "parking") { data { id } } }`,
   );
   assert.equal(many.status, 200, JSON.stringify(many.body));
-  assert.equal(many.headers.get('ratelimit-remaining'), '4');
+  assert.equal(many.headers.get('ratelimit-remaining'), '7', 'five top-level fields, five requests; nested fields count with them');
+  const typename = await h.post(key, '{ __typename }');
+  assert.equal(typename.headers.get('ratelimit-remaining'), '6', 'a document that performs nothing is one request');
   const invalid = await h.post(key, '{ nope }');
   assert.equal(invalid.status, 400);
   assert.deepEqual(codes(invalid.body), ['invalid_request']);
-  assert.equal(invalid.headers.get('ratelimit-remaining'), '3');
+  assert.equal(invalid.headers.get('ratelimit-remaining'), '5');
   const notFound = await h.post(key, '{ matter(record: "O1900-0000001") { id } }');
   assert.equal(notFound.status, 404, 'no field has data: the status is the refusal’s, as REST’s');
   assert.deepEqual(codes(notFound.body), ['not_found']);
   assert.equal(notFound.body.data.matter, null);
-  assert.equal(notFound.headers.get('ratelimit-remaining'), '2');
-  await h.post(key, '{ __typename }');
-  await h.post(key, '{ __typename }');
+  assert.equal(notFound.headers.get('ratelimit-remaining'), '4');
+  const aliases = await h.post(key, '{ a: matters(limit: 1) { data { id } } b: matters(limit: 1) { data { id } } c: bodies { data { id } } }');
+  assert.equal(aliases.status, 200, JSON.stringify(aliases.body));
+  assert.equal(aliases.headers.get('ratelimit-remaining'), '1', 'aliases count as the fields they repeat');
+  const record = h.seeded.matters[0]!.recordNumber;
+  const partly = await h.post(key, `{ a: matter(record: "${record}") { id } b: matter(record: "${record}") { recordNumber } }`);
+  assert.equal(partly.status, 200, 'what the limits allowed is answered');
+  assert.equal([partly.body.data.a, partly.body.data.b].filter((m) => m !== null).length, 1);
+  assert.deepEqual(codes(partly.body), ['daily_limit'], 'the field past the limit is refused');
   const limited = await h.post(key, '{ __typename }');
   assert.equal(limited.status, 429);
   assert.deepEqual(codes(limited.body), ['daily_limit']);
   assert.ok(Number(limited.headers.get('retry-after')) > 0);
+});
+
+test('GET and POST read a request on one path: several operations and none named, or an unknown name, are 400 by either', async () => {
+  const two = 'query A { matters(limit: 1) { data { id } } } query B { bodies { data { id } } }';
+  for (const send of [
+    (extra: Record<string, string>) => h.get(reader, { query: two, ...extra }),
+    (extra: Record<string, string>) => h.post(reader, two, undefined, extra),
+  ]) {
+    const unnamed = await send({});
+    assert.equal(unnamed.status, 400, JSON.stringify(unnamed.body));
+    assert.deepEqual(codes(unnamed.body), ['invalid_request']);
+    assert.match(unnamed.body.errors[0].message, /Must provide operation name/);
+    const unknown = await send({ operationName: 'C' });
+    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+    assert.match(unknown.body.errors[0].message, /Unknown operation named "C"/);
+    const named = await send({ operationName: 'B' });
+    assert.equal(named.status, 200, JSON.stringify(named.body));
+    assert.ok(Array.isArray(named.body.data.bodies.data));
+  }
+  const mixed = await h.get(reader, { query: `${two} mutation M { answer(question: "x") { answer } }`, operationName: 'M' });
+  assert.equal(mixed.status, 405);
+  assert.equal(mixed.headers.get('allow'), 'POST');
 });
 
 test(`a query nested deeper than ${MAX_DEPTH} levels, or costing more than ${MAX_COST}, is refused before it runs`, async () => {

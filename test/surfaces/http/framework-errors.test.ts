@@ -102,3 +102,37 @@ test('headers too large and unknown methods, refused by the HTTP parser, answer 
   });
   assert.equal(ok, 200);
 });
+
+/** The shape of each protocol surface's errors: OAuth's (RFC 6749 §5.2), JSON-RPC's (§5.1), GraphQL's. */
+const protocolShapes = {
+  oauth: (body: any) => typeof body.error === 'string' && typeof body.error_description === 'string' && Object.keys(body).length === 2,
+  'json-rpc': (body: any) => body.jsonrpc === '2.0' && 'id' in body && typeof body.error?.code === 'number' && typeof body.error?.message === 'string',
+  graphql: (body: any) => Array.isArray(body.errors) && typeof body.errors[0]?.message === 'string' && typeof body.errors[0]?.extensions?.code === 'string',
+} as const;
+
+const protocolSurfaces: { path: string; method: string; shape: keyof typeof protocolShapes }[] = [
+  { path: '/oauth/token', method: 'POST', shape: 'oauth' },
+  { path: '/oauth/register', method: 'POST', shape: 'oauth' },
+  { path: '/mcp', method: 'POST', shape: 'json-rpc' },
+  { path: '/a2a', method: 'POST', shape: 'json-rpc' },
+  { path: '/api/graphql', method: 'POST', shape: 'graphql' },
+  { path: '/api/graphql', method: 'GET', shape: 'graphql' },
+];
+
+for (const { path, method, shape } of protocolSurfaces) {
+  test(`${method} ${path}: errors the framework and the HTTP parser meet come in the ${shape} shape`, async () => {
+    const big = 'x'.repeat(20 * 1024);
+    const cases: [string, { statusCode: number; headers: Record<string, unknown>; body: string }, number][] = [
+      ['headers too large', await raw(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${big}\r\n\r\n`), 431],
+      ['an unknown method', await raw(`FROB ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), 400],
+      ['a malformed percent escape', await t.app.inject({ method: method as 'GET', url: `${path}/%ff`, headers: auth() }), 400],
+      ['a path no route answers', await t.app.inject({ method: method as 'GET', url: `${path}/no-such-thing`, headers: auth() }), 404],
+    ];
+    for (const [what, res, status] of cases) {
+      assert.equal(res.statusCode, status, `${what}: ${res.body}`);
+      assert.match(String(res.headers['content-type']), /^application\/json/, what);
+      assert.ok(protocolShapes[shape](JSON.parse(res.body)), `${what}: ${res.body}`);
+      assert.doesNotMatch(res.body, /FST_|statusCode|"detail"/, what);
+    }
+  });
+}

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { CacheChannel } from '../../../src/kernel/coherence.ts';
 import { createKeptResults } from '../../../src/surfaces/mcp/kept-results.ts';
 
-const result = (title: string) => ({ value: { title }, text: JSON.stringify({ title }) });
+const result = (title: string) => ({ json: `{"structuredContent":${JSON.stringify({ title })}` });
 
 test('a result is kept by tool and arguments until the public record changes', () => {
   let generation = 0;
@@ -38,11 +38,11 @@ test('results are bounded by the memory they hold, not only by how many there ar
   // of them hold gigabytes. The text is one shared string here; the cache counts it per entry.
   const maxChars = 10_000_000;
   const kept = createKeptResults({ generation: () => 0, usable: () => true }, maxChars);
-  const text = 'x'.repeat(200_000);
+  const json = 'x'.repeat(400_000);
   const pages = Array.from({ length: 1000 }, (_, i) => ({ cursor: String(i) }));
-  for (const args of pages) kept.keep('matters_list', args, { value: {}, text }, kept.mark());
+  for (const args of pages) kept.keep('matters_list', args, { json }, kept.mark());
   const held = pages.filter((args) => kept.get('matters_list', args) !== undefined).length;
   assert.ok(held > 0, 'the most recent results are kept');
-  assert.ok(held * text.length <= maxChars, `${held} kept results hold ${held * text.length} characters of text alone, past the ${maxChars} bound`);
+  assert.ok(held * json.length <= maxChars, `${held} kept results hold ${held * json.length} characters of JSON alone, past the ${maxChars} bound`);
   assert.ok(kept.get('matters_list', pages.at(-1)), 'the newest result is among them');
 });

@@ -1,0 +1,93 @@
+// One admission for every HTTP surface (routes of v1 and v2, MCP tools, A2A messages, GraphQL
+// fields): the operation is admitted by the kernel (gate 2 and the limits, kernel/perform.ts), a
+// missing scope becomes the RFC 6750 §3.1 insufficient_scope challenge naming the operation's own
+// scopes at the surface's protected resource (RFC 9728 §5.1), the caller's limits go on the reply,
+// and the admission is settled when the reply closes: an AI answer held by a call that never ran
+// (its input refused, the client gone, the protocol's SDK refusing it) is given back then. A call
+// that ran settles itself when it ends, so settling again changes nothing (Performer.abandon).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId } from '../../catalogue.ts';
+import type { AppContext } from '../../context.ts';
+import type { Call } from '../../kernel/catalogue.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
+import type { LimitClass } from '../../kernel/operations.ts';
+import type { Admission } from '../../kernel/perform.ts';
+import { insufficientScopeError, type Surface } from '../../modules/credentials/index.ts';
+
+export interface AdmitOptions {
+  /** Which surface performs it (recorded with what it does). */
+  call: Call;
+  /** The protected resource a scope challenge points at. */
+  resource: Surface;
+  /** Count against the caller's limits (default true). */
+  count?: boolean;
+  /** Runs after the access check and before counting; may name the limit class to count instead (kernel/perform.ts). */
+  beforeLimits?(): Promise<LimitClass | undefined>;
+}
+
+/** Notes the caller's limits on the request (error answers read them) and on the reply's headers. */
+export function noteLimits(request: FastifyRequest, reply: FastifyReply, limits: LimitState | null | undefined): void {
+  if (!limits) return;
+  request.limitState = limits;
+  if (!reply.sent && !reply.raw.headersSent) setLimitHeaders(reply, limits);
+}
+
+/**
+ * Admits `operationId` for the request's caller, or throws the refusal: the scope challenge for a
+ * missing scope, the kernel's AppError (counted, its limits on it) for anything else.
+ */
+export async function admit(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operationId: OperationId,
+  options: AdmitOptions,
+): Promise<Admission> {
+  let admission: Admission;
+  try {
+    admission = await ctx.operations.admit(request.actor!, operationId, {
+      call: options.call,
+      ...(options.count === false ? { count: false } : {}),
+      ...(options.beforeLimits ? { beforeLimits: options.beforeLimits } : {}),
+    });
+  } catch (err) {
+    if (err instanceof AppError) noteLimits(request, reply, err.limits);
+    // RFC 6750 §3.1: a token without the scope a resource needs is answered 403 insufficient_scope
+    // with the scope to ask for, so an OAuth client can ask for a wider grant (MCP 2025-11-25
+    // basic/authorization §Scope Challenge Handling) and a key's holder learns which key to make.
+    if (err instanceof AppError && err.code === 'scope_missing') {
+      const { scopes } = ctx.operations.get(operationId).access;
+      const challenge = insufficientScopeError(ctx.config.baseUrl, options.resource, scopes, err.message);
+      if (err.limits) challenge.limits = err.limits;
+      throw challenge;
+    }
+    throw err;
+  }
+  noteLimits(request, reply, admission.limits);
+  if (admission.counted === 'ai' || admission.counted === 'answer') {
+    reply.raw.once('close', () => {
+      ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted'));
+    });
+  }
+  return admission;
+}
+
+/**
+ * Counts one request that performs no single operation (an MCP tools/list, an A2A GetTask, a
+ * GraphQL document refused before it ran) and notes the limits; throws 429 when none is left.
+ */
+export async function countRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<LimitState> {
+  const limits = await ctx.operations.countRequest(request.actor!);
+  noteLimits(request, reply, limits);
+  return limits;
+}
+
+/**
+ * Gives back now the AI answer an admission holds when its call will not run (rather than when the
+ * reply closes), so the answer's headers already show it; the limits then, else `fallback`.
+ */
+export async function giveBack(ctx: AppContext, admission: Admission | null | undefined, fallback: LimitState | null = null): Promise<LimitState | null> {
+  if (!admission) return fallback;
+  return (await ctx.operations.abandon(admission)) ?? fallback ?? admission.limits;
+}
