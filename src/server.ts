@@ -32,9 +32,15 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
   });
   const url = await app.listen({ port: config.port, host: config.host });
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
+  ctx.lifecycle.serving = true;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      // Drain: `/ready` answers 503 first, so a balancer stops sending before the listener closes;
+      // app.close() then refuses new connections and lets requests in flight finish, and
+      // ctx.close() gives running jobs their grace period (JOBS_STOP_GRACE_SECONDS).
+      ctx.lifecycle.draining = true;
+      if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
       await admin?.close();
       await app.close();
       await ctx.close();

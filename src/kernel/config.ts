@@ -31,6 +31,11 @@ export interface Config {
   oauth: { registrationsPerHour: number; unusedClientTtlSeconds: number };
   /** The job queue (kernel/jobs.ts). */
   jobs: { stopGraceSeconds: number };
+  /**
+   * At SIGTERM, `/ready` answers 503 for this long before the listener closes, so a load balancer
+   * checking `/ready` stops sending new requests first (0: close at once, as one instance wants).
+   */
+  drainSeconds: number;
   /** Where ingestion fetches each source from, and which sources sync on a schedule. */
   ingest: IngestConfig;
   /**
@@ -178,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unusedClientTtlSeconds: int(env, 'OAUTH_UNUSED_CLIENT_TTL_SECONDS', 86_400, 3600, 365 * 86_400),
     },
     jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
+    drainSeconds: int(env, 'DRAIN_SECONDS', 0, 0, 600),
     ingest: ingestConfig(env),
     outbound: outboundConfig(env),
     webhooks: {

@@ -2,6 +2,8 @@
 // points here through WWW-Authenticate.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { sql } from 'kysely';
+import { listMigrations } from '../../kernel/migrate.ts';
 import { allScopes } from '../../kernel/operations.ts';
 
 export function protectedResourceMetadata(ctx: AppContext, surface: 'api' | 'mcp' | 'a2a' | null) {
@@ -24,6 +26,41 @@ export function wellKnownSurface(ctx: AppContext) {
     app.get('/.well-known/oauth-protected-resource/api', send('api'));
     app.get('/.well-known/oauth-protected-resource/mcp', send('mcp'));
     app.get('/.well-known/oauth-protected-resource/a2a', send('a2a'));
+    // `/health`: the process is alive and answering (a supervisor restarts it when not).
     app.get('/health', async () => ({ status: 'ok' }));
+    // `/ready`: send this instance requests (a load balancer's check; deploy/haproxy.cfg): it is
+    // serving, not draining, its database answers and holds every migration this code knows.
+    app.get('/ready', async (_req, reply) => {
+      const state = await readiness(ctx);
+      if (state === 'ready') return reply.header('cache-control', 'no-store').send({ status: 'ready' });
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .header('retry-after', '5')
+        .send({ status: state, detail: notReady[state], code: 'unavailable' });
+    });
   };
+}
+
+const notReady = {
+  starting: 'The service is starting.',
+  draining: 'The service is shutting down; send requests to another instance.',
+  unavailable: 'The database cannot be reached, or is not migrated for this version.',
+} as const;
+
+const knownMigrations = listMigrations();
+
+async function readiness(ctx: AppContext): Promise<'ready' | keyof typeof notReady> {
+  if (ctx.lifecycle.draining) return 'draining';
+  if (!ctx.lifecycle.serving) return 'starting';
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), 2000);
+  });
+  const applied = sql<{ n: number }>`select count(*)::int as n from schema_migrations where name = any(${knownMigrations})`
+    .execute(ctx.db)
+    .then((r) => r.rows[0]?.n ?? 0)
+    .catch(() => null);
+  const n = await Promise.race([applied, timeout]).finally(() => clearTimeout(timer));
+  return n === knownMigrations.length ? 'ready' : 'unavailable';
 }

@@ -38,7 +38,7 @@ const model: Server = createServer(async (req, res) => {
     const timer = setTimeout(() => {
       slowTimers.delete(timer);
       if (!res.destroyed) res.end();
-    }, 3000);
+    }, 60_000);
     slowTimers.add(timer);
     return;
   }
@@ -66,7 +66,7 @@ before(async () => {
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
   const { port } = model.address() as AddressInfo;
   t = await startTestContext({
-    env: { AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'test-model-key', AI_MODEL: 'council-test-model', AI_TIMEOUT_MS: '400' },
+    env: { AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'test-model-key', AI_MODEL: 'council-test-model', AI_TIMEOUT_MS: '2500' },
   });
   await seedPublicData(t.ctx.db);
   await t.ctx.db
@@ -168,7 +168,7 @@ test('nothing relevant: the model is not asked, and the answer says so', async (
 });
 
 for (const [failure, expected] of [
-  ['slow', /did not answer within 400 ms/],
+  ['slow', /did not answer within 2500 ms/],
   ['error', /could not be reached or failed/],
 ] as const) {
   test(`a model that is ${failure === 'slow' ? 'too slow' : 'failing'} answers 502 upstream_unavailable (v1 and v2 shapes) and uses no AI answer`, async () => {

@@ -1,0 +1,203 @@
+// Three instances of the service, each its own process as `npm start` runs it, behind HAProxy with
+// the committed deploy/haproxy.cfg, on one PostgreSQL database — once with limits counted in
+// PostgreSQL, once in Redis. Everything below goes through the balancer, as users' requests do.
+// Needs DATABASE_URL (CI runs the suite once with it) and Debian's haproxy.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { operator } from '../../src/modules/accounts/index.ts';
+import { listMigrations } from '../../src/kernel/migrate.ts';
+import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { until } from '../helpers/service.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const haproxy = (() => {
+  try {
+    execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const skip = !process.env.DATABASE_URL ? 'needs DATABASE_URL' : !haproxy ? 'needs haproxy' : false;
+
+interface Instance {
+  url: string;
+  process: ChildProcess;
+  exit: Promise<number | null>;
+}
+
+function startInstance(env: Record<string, string>, port: number): Instance {
+  const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOAD_SAMPLE: 'false',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BASE_URL: 'http://council.test',
+      TRUST_PROXY: '127.0.0.1',
+      DRAIN_SECONDS: '3',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { url: `http://127.0.0.1:${port}`, process: child, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+const ready = (url: string) =>
+  fetch(`${url}/ready`).then(
+    (r) => r.status,
+    () => 0,
+  );
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/** A deployment: `n` instances and HAProxy in front of them; `front` is the balancer's URL. */
+async function deploy(databaseEnv: Record<string, string>, extra: Record<string, string>) {
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  // Started at once on the database: migrations take a lock, the others wait.
+  const instances = ports.map((port) => startInstance({ ...databaseEnv, ...extra }, port));
+  for (const i of instances) await until(`${i.url} is ready`, async () => ((await ready(i.url)) === 200 ? true : undefined), 120);
+  const listen = await freePort();
+  const balancer = spawn('haproxy', ['-db', '-f', 'deploy/haproxy.cfg'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      COUNCIL_LISTEN: `127.0.0.1:${listen}`,
+      COUNCIL_1: `127.0.0.1:${ports[0]}`,
+      COUNCIL_2: `127.0.0.1:${ports[1]}`,
+      COUNCIL_3: `127.0.0.1:${ports[2]}`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const front = `http://127.0.0.1:${listen}`;
+  // Every server up in HAProxy's eyes (rise 2 × inter 1s): three /ready answers in a row from the front.
+  await until('the balancer sends to every instance', async () => {
+    for (let k = 0; k < 6; k++) if ((await ready(front)) !== 200) return undefined;
+    return true;
+  });
+  return {
+    front,
+    instances,
+    async close() {
+      await stop(balancer);
+      for (const i of instances) await stop(i.process);
+    },
+  };
+}
+
+for (const backend of ['postgres', 'redis'] as const) {
+  describe(`three instances behind HAProxy, limits in ${backend === 'redis' ? 'Redis' : 'PostgreSQL'}`, { skip }, () => {
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    let d: Awaited<ReturnType<typeof deploy>>;
+    let t: TestContext;
+
+    before(async () => {
+      db = await freshDatabase();
+      const redis: Record<string, string> = backend === 'redis' ? { REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' } : {};
+      d = await deploy(db.env, redis);
+      // The operator's view of the same database (the CLI's), to make accounts, teams and keys.
+      t = await startTestContext({ databaseUrl: db.env.DATABASE_URL!, env: redis });
+    });
+    after(async () => {
+      await d?.close();
+      await t?.ctx.close();
+      await db?.drop();
+    });
+
+    const get = (path: string, key: string) => fetch(`${d.front}${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+    async function keyWith(limits: { requestsPerMinute?: number; requestsPerDay?: number }): Promise<{ key: string; id: string }> {
+      const account = await t.ctx.services.accounts.create({ email: `deploy-${crypto.randomUUID()}@example.org` });
+      if (Object.keys(limits).length) await t.ctx.services.accounts.setLimits(operator, { accountId: account.id, limits });
+      const { key, id } = await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'deploy', scopes: ['public.read'] });
+      return { key, id };
+    }
+
+    test('instances started together ran every migration once', async () => {
+      const rows = await t.ctx.db
+        .selectFrom('schema_migrations' as never)
+        .select('name' as never)
+        .execute();
+      assert.equal(rows.length, listMigrations().length);
+    });
+
+    test('per-minute limit exact: of 40 parallel requests spread over three instances, exactly 25 succeed', async () => {
+      const { key } = await keyWith({ requestsPerMinute: 25 });
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => get('/api/v1/people?limit=1', key).then((r) => r.status)));
+      assert.equal(statuses.filter((s) => s === 200).length, 25, String(statuses));
+      assert.equal(statuses.filter((s) => s === 429).length, 15, String(statuses));
+    });
+
+    test('per-day limit exact: of 30 parallel requests, exactly the 12 allowed succeed, then the day is over at every instance', async () => {
+      const { key } = await keyWith({ requestsPerDay: 12 });
+      const res = await Promise.all(Array.from({ length: 30 }, () => get('/api/v1/people?limit=1', key)));
+      assert.equal(res.filter((r) => r.status === 200).length, 12);
+      const refused = res.filter((r) => r.status === 429);
+      assert.equal(refused.length, 18);
+      assert.equal(((await refused[0]!.json()) as { code: string }).code, 'daily_limit');
+      for (let i = 0; i < 3; i++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 429);
+    });
+
+    test('20 identical writes with one Idempotency-Key spread over the instances have one effect', async () => {
+      const owner = await t.ctx.services.accounts.create({ email: `owner-${crypto.randomUUID()}@example.org` });
+      const team = await t.ctx.services.accounts.teams.create(operator, { name: 'Deploy team', ownerAccountId: owner.id, features: ['team_data'] });
+      const { key } = await t.ctx.services.credentials.keys.create({
+        accountId: owner.id,
+        teamId: team.id,
+        name: 'deploy',
+        scopes: ['team.notes.read', 'team.notes.write'],
+      });
+      const write = () =>
+        fetch(`${d.front}/api/v2/team/notes`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'deploy-note' },
+          body: JSON.stringify({ body: 'Call the sponsor before Tuesday' }),
+        });
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => write().then((r) => r.status)));
+      for (const s of statuses) assert.ok(s === 201 || s === 409, `status ${s}`);
+      const notes = (await (await get('/api/v2/team/notes', key)).json()) as { data: unknown[] };
+      assert.equal(notes.data.length, 1);
+      // Replayed by whichever instance answers, as stored by the one that wrote it.
+      for (let i = 0; i < 3; i++) {
+        const again = await write();
+        assert.equal(again.status, 201);
+        assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      }
+    });
+
+    test('a revoked key is refused on the next request at every instance', async () => {
+      const { key, id } = await keyWith({});
+      // Each instance has seen the key (and may keep it in memory).
+      for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      await t.ctx.services.credentials.keys.revoke(operator, { id });
+      for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
+      for (let k = 0; k < 3; k++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 401);
+    });
+
+    test('SIGTERM drains: /ready turns 503 before the listener closes, and the balancer loses no request', async () => {
+      const { key } = await keyWith({ requestsPerMinute: 100_000, requestsPerDay: 100_000 });
+      const leaving = d.instances[2]!;
+      leaving.process.kill('SIGTERM');
+      // Still listening, no longer ready (once the signal is handled).
+      await until('/ready answers 503 at the leaving instance', async () => ((await ready(leaving.url)) === 503 ? true : undefined), 10);
+      const statuses: number[] = [];
+      const deadline = Date.now() + 6000;
+      while (Date.now() < deadline) {
+        statuses.push(...(await Promise.all(Array.from({ length: 3 }, () => get('/api/v1/people?limit=1', key).then((r) => r.status)))));
+      }
+      assert.equal(await leaving.exit, 0);
+      assert.deepEqual([...new Set(statuses)], [200]);
+      assert.equal(await ready(leaving.url), 0, 'the listener is closed');
+    });
+  });
+}
