@@ -62,15 +62,20 @@ export class AppError extends Error {
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
+/** 503 while the database cannot be reached: a client retries after Retry-After (RFC 9110 §10.2.3). */
+function databaseUnavailable(): AppError {
+  return new AppError('unavailable', 'The database cannot be reached; try again shortly.', { 'Retry-After': '5' });
+}
+
 /** Turns anything thrown into an AppError; unknown errors become `internal` with the message hidden. */
 export function normalizeError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; validation?: unknown };
   if (typeof e?.code === 'string' && (unavailableStates.has(e.code) || unavailableNodeCodes.has(e.code))) {
-    return new AppError('unavailable', 'The database cannot be reached; try again shortly.');
+    return databaseUnavailable();
   }
   if (typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(e.message)) {
-    return new AppError('unavailable', 'The database cannot be reached; try again shortly.');
+    return databaseUnavailable();
   }
   // SQLSTATE class 22 (data exception): a value from the request the database refuses — a NUL
   // character, a number out of range, an impossible date. The input is at fault, not the service.
