@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
 import type { Database } from '../../kernel/db.ts';
+import { failFastRedis } from '../../kernel/redis.ts';
 import { TEAM_EVENTS_CHANNEL } from '../team-data/index.ts';
 import type { LiveEvent } from './events.ts';
 
@@ -31,13 +32,13 @@ export function pgEventBus(database: Database<DB>): TeamEventBus {
 /** Redis pub/sub on one channel; a subscribed connection can do nothing else, hence two. */
 export function redisEventBus(url: string, channel = `council:${TEAM_EVENTS_CHANNEL}`): TeamEventBus {
   // Fail fast when Redis is away: a write has already committed; its event is logged as lost.
-  const publisher = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
-  publisher.on('error', () => {});
+  const { redis: publisher, connected } = failFastRedis(url);
   let subscriber: Redis | null = null;
   const handlers = new Set<(payload: string) => void>();
   return {
     kind: 'redis',
     async publish(event) {
+      await connected();
       await publisher.publish(channel, JSON.stringify(event));
     },
     async subscribe(onPayload) {

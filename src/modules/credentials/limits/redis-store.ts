@@ -2,8 +2,8 @@
 // its bucket ends. A Lua script checks every window and then counts in all of them or in none;
 // Redis runs a script as one step, so instances sharing the Redis stay exact.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { AppError } from '../../../kernel/errors.ts';
+import { failFastRedis } from '../../../kernel/redis.ts';
 import type { WindowSlot } from './policy.ts';
 import type { CounterStore } from './store.ts';
 
@@ -52,17 +52,17 @@ const EXPIRY_MARGIN_MS = 60_000;
 
 function unavailable(err: unknown): never {
   if (err instanceof AppError) throw err;
-  throw new AppError('unavailable', 'The limits store (Redis) cannot be reached; try again shortly.');
+  throw new AppError('unavailable', 'The limits store (Redis) cannot be reached; try again shortly.', { 'Retry-After': '5' });
 }
 
 export function createRedisStore(url: string, keyPrefix: string): CounterStore {
   // Fail fast when Redis is away: a request should get 503, not wait for reconnects.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
-  redis.on('error', () => {});
+  const { redis, connected } = failFastRedis(url);
   // Keys of one owner share a hash tag, so a Redis Cluster keeps them in one slot for the script.
   const keys = (owner: string, slots: readonly WindowSlot[]) => slots.map((s) => `${keyPrefix}{${owner}}:${s.bucket}`);
 
   async function run(script: { text: string; sha: string }, list: string[], args: string[]): Promise<unknown> {
+    await connected();
     try {
       return await redis.evalsha(script.sha, list.length, ...list, ...args);
     } catch (err) {
@@ -86,7 +86,9 @@ export function createRedisStore(url: string, keyPrefix: string): CounterStore {
       await run(scripts.release, keys(owner, slots), amounts.map(String)).catch(unavailable);
     },
     async read(owner, slots) {
-      const values = await redis.mget(...keys(owner, slots)).catch(unavailable);
+      const values = await connected()
+        .then(() => redis.mget(...keys(owner, slots)))
+        .catch(unavailable);
       return values.map((v) => (v === null ? 0 : Number(v)));
     },
     async close() {
