@@ -236,12 +236,14 @@ export const questions: EvalCase[] = [
     q: 'When does the City Council meet next?',
     intent: 'meeting',
     cites: [COUNCIL],
+    may: ['meeting:*'],
     facts: [/no upcoming meeting/, '2023-10-04'],
   },
   {
     q: 'What is on the agenda for the next council meeting?',
     intent: 'meeting',
     cites: [COUNCIL],
+    may: ['meeting:*'],
     facts: [/no upcoming meeting/],
   },
   {
@@ -361,11 +363,12 @@ export const questions: EvalCase[] = [
 
   // Lobbying: compensation, clients, contributions, contacts.
   {
+    // A lobbyist registers anew each year (and per employer): sums are by name, over every registration.
     q: 'Which lobbyists reported the most compensation in 2015?',
     intent: 'lobbying',
-    cites: ['lobbyist:lobbyist-27542'],
+    cites: ['lobbyist:lobbyist-23623', 'lobbyist:lobbyist-24444', 'lobbyist:lobbyist-27383', 'lobbyist:lobbyist-27864'],
     may: ['lobbyist:*'],
-    facts: ['John J Kelly, Jr.', '$872,750.00'],
+    facts: ['David M Dring', '$2,495,567.00'],
   },
   {
     q: 'Which clients paid their lobbyists the most in 2015?',
@@ -384,9 +387,9 @@ export const questions: EvalCase[] = [
   {
     q: 'Which lobbyists gave the most in political contributions?',
     intent: 'lobbying',
-    cites: ['lobbyist:lobbyist-6116'],
+    cites: ['lobbyist:lobbyist-18825', 'lobbyist:lobbyist-27883'],
     may: ['lobbyist:*'],
-    facts: ['Michael Paulos', '$33,000.00'],
+    facts: ['John J George', '$126,900.00'],
   },
   {
     q: 'Which lobbyists gave money to Brendan Reilly?',
@@ -421,6 +424,40 @@ export const questions: EvalCase[] = [
   { q: 'Who represents the 25th ward?', intent: 'representative', cites: [SIGCHO_LOPEZ], facts: ['Byron Sigcho-Lopez'] },
   { q: "who's my alderman in ward 42", intent: 'representative', cites: [REILLY], facts: ['Brendan Reilly'] },
   { q: 'Which ward does Pat Dowell represent?', intent: 'representative', cites: [DOWELL], facts: ['Ward 3'] },
+
+  // Written after the answers were tuned on the questions above, and scored as first answered:
+  // phrasings the composers were not fitted to.
+  {
+    q: 'Which committee brought in the most campaign cash in 2017?',
+    intent: 'money',
+    cites: [BURKE_MONEY],
+    may: ['committee:*'],
+    facts: ['Ed Burke', '$294,151.00'],
+  },
+  { q: 'how did the 46th ward alder vote on SO2026-0025407', intent: 'who-voted', cites: [CLAY, METERS, METERS_VOTE], facts: ['did not vote'] },
+  {
+    q: 'What share of roll calls did Ald. Raymond Lopez vote with the majority on?',
+    intent: 'vote-aggregate',
+    cites: [LOPEZ],
+    may: VOTE_RECORDS,
+    facts: [/6 of (the )?10/],
+  },
+  {
+    q: 'Was the appointment of Marshall Hatch Jr. unanimous?',
+    intent: 'outcome',
+    cites: [HATCH, HATCH_VOTE],
+    may: VOTE_RECORDS,
+    facts: ['49–1', 'Raymond A. Lopez'],
+  },
+  { q: 'How much did Ed Burke raise in 2017?', intent: 'money', cites: [BURKE_MONEY], facts: ['$294,151.00', '227'] },
+  { q: 'Did anyone vote against the Foundry Park TIF?', intent: 'who-voted', cites: [FOUNDRY, FOUNDRY_VOTE], may: VOTE_RECORDS, facts: ['Maria E. Hadden'] },
+  {
+    q: 'Which lobbying clients spent the most on lobbyists?',
+    intent: 'lobbying',
+    cites: ['lobbying_client:client-14826'],
+    may: ['lobbying_client:*'],
+    facts: ['American Beverage Association', '$2,520,000.00'],
+  },
 
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
