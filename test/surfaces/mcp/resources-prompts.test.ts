@@ -156,3 +156,31 @@ test('the same gates as a tool call: without public.read nothing is listed or re
   assert.equal(left(first) - left(second), 1);
   assert.equal(left(second) - left(third), 1);
 });
+
+test('bad params to resources, prompts and completion are JSON-RPC -32602 (or -32002), never a 5xx', async () => {
+  const cases: [string, unknown, number][] = [
+    ['resources/read', { uri: 123 }, -32602],
+    ['resources/read', {}, -32602],
+    ['resources/read', { uri: 'council://matters/%E0%A4%A' }, -32002],
+    ['resources/read', { uri: 'council://matters/a/b' }, -32002],
+    ['resources/read', { uri: `council://people/${'x'.repeat(5000)}` }, -32602],
+    ['prompts/get', { name: 'brief_me_on_a_bill', arguments: { record: 7 } }, -32602],
+    ['prompts/get', { name: 'brief_me_on_a_bill', arguments: {} }, -32602],
+    ['prompts/get', { name: 'brief_me_on_a_bill', arguments: { record: 'O2099-0000001' } }, -32602],
+    ['prompts/get', { name: 'next_council_agenda', arguments: { body: 'nope' } }, -32602],
+    ['prompts/get', { name: ['x'] }, -32602],
+    ['completion/complete', { ref: 'x', argument: { name: 'record', value: 'a' } }, -32602],
+    ['completion/complete', { ref: { type: 'ref/resource', uri: 'council://matters/{record}' }, argument: { name: 'id', value: 'a' } }, -32602],
+    ['completion/complete', { ref: { type: 'ref/resource', uri: 'council://matters/{record}' }, argument: { name: 'record', value: 5 } }, -32602],
+  ];
+  for (const [method, params, code] of cases) {
+    const res = await fetch(`${service.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${reader}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body: any = await res.json();
+    assert.ok(res.status < 500, `${method} ${JSON.stringify(params).slice(0, 60)}: ${res.status}`);
+    assert.equal(body.error?.code, code, `${method} ${JSON.stringify(params).slice(0, 60)}: ${JSON.stringify(body).slice(0, 200)}`);
+  }
+});
