@@ -2,6 +2,8 @@
 // what the question names and the best passages, else a plain statement that nothing was found.
 import { matter, meeting, passed, sponsor, vote } from './intents-legislation.ts';
 import { donors, lobbying, profile, representative } from './intents-people.ts';
+import { money } from './intents-money.ts';
+import { chair, votingRecord } from './intents-record.ts';
 import type { Composer, Kit } from './kit.ts';
 import { passages } from './passages.ts';
 import type { Intent } from './question.ts';
@@ -10,9 +12,12 @@ export const NOTHING_FOUND = "I found nothing in the council's public record tha
 
 const byIntent: Record<Intent, Composer | null> = {
   vote,
+  record: votingRecord,
   sponsor,
   passed,
   donors,
+  money,
+  chair,
   lobbying,
   representative,
   meeting,

@@ -80,7 +80,7 @@ async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string
       const body = bodyName(kit, rc.bodyId) ?? 'the body';
       out.push(
         `On ${rc.date} ${body === 'the body' ? body : `the ${body}`} voted on ${m.recordNumber} (${quote(m.title)}): it ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}. ${
-          nays.length === 0 ? 'No one voted Nay.' : nays.length <= 15 ? `Voting Nay: ${joinList(nays)}.` : `${nays.length} voted Nay.`
+          nays.length === 0 ? 'No one voted Nay.' : nays.length <= 25 ? `Voting Nay: ${joinList(nays)}.` : `${nays.length} voted Nay.`
         }`,
       );
     }
@@ -240,12 +240,33 @@ export const meeting: Composer = async (kit) => {
   const names = joinList(bodies.map((b) => `the ${b.name}`));
   for (const b of bodies) citeBody(kit, b);
   const g = found[0];
-  if (!g) return [`The record holds no ${ahead ? 'upcoming' : 'past'} meeting of ${names}${within(kit)}.`];
+  if (!g) {
+    const none = `The record holds no ${ahead ? 'upcoming' : 'past'} meeting of ${names}${within(kit)}.`;
+    if (!ahead) return [none];
+    // Nothing ahead: say where the record's meetings end, citing the latest one held.
+    const latest = (await kit.retrieval.meetings(ids, kit.today, 'last', 5)).find((m) => m.status !== 'cancelled');
+    if (!latest) return [none];
+    kit.sources.add('meeting', latest.id, `${latest.body_name} meeting, ${latest.day}`, [`${latest.body_name} met on ${latest.day} at ${latest.time}.`]);
+    return [`${none} Its latest meeting in the record was on ${latest.day}, so the record cannot tell when it meets next.`];
+  }
   const place = g.location ? ` at ${g.location}` : '';
   kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
   return [
     ahead
       ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
       : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
+    ...(/\bagenda\b/i.test(kit.q.text) ? [await agendaOf(kit, g)] : []),
   ];
 };
+
+/** What is on a meeting's agenda, from its agenda items. */
+async function agendaOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {
+  const items = await kit.retrieval.agenda(g.id, 15);
+  if (items.length === 0) return `The record holds no agenda items for that meeting.`;
+  const list = items.map((i) => {
+    if (i.record_number)
+      kit.sources.add('matter', i.record_number, `${i.record_number}: ${i.title ?? ''}`, [`On the agenda of the ${g.body_name} meeting of ${g.day}.`]);
+    return i.record_number ? `${i.record_number} (${quote(i.title ?? '', 80)})` : quote(i.title ?? '', 80);
+  });
+  return `Its agenda lists ${list.length} item${list.length === 1 ? '' : 's'}: ${list.join('; ')}.`;
+}

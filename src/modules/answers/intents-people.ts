@@ -1,6 +1,7 @@
 // Extractive answers about people: who gave the most to someone's campaign committee, which
 // lobbyists reported contact with an official, who represents a ward, and who a person is.
 import type { NamedPerson } from '../public-data/index.ts';
+import { lobbyingTotals, topContributorsOverall } from './intents-money.ts';
 import { citePerson, type Composer, type Kit } from './kit.ts';
 import { dollars, joinList, personLabel } from './records.ts';
 import { nameScore, nameWords } from './text.ts';
@@ -15,24 +16,29 @@ const committeePerson = (name: string) =>
     .trim();
 
 /** The people a question about a ward or by name means (a ward's alderperson when it names a ward). */
-async function peopleMeant(kit: Kit): Promise<NamedPerson[]> {
+export async function peopleMeant(kit: Kit): Promise<NamedPerson[]> {
   if (kit.named.people.length) return kit.named.people;
   const byWard = await Promise.all(kit.q.wards.map((w) => kit.retrieval.aldersOfWard(w)));
   return byWard.flatMap((list) => list.filter((p) => p.current).slice(0, 1));
 }
 
 /** The largest contributors to the campaign committees of the people named. */
-export const donors: Composer = async (kit) => {
-  const people = await peopleMeant(kit);
+/** The campaign committees a question means: the people's own, else those named for someone it names ("Ed Burke's"). */
+export async function committeesMeant(kit: Kit, people: readonly NamedPerson[]) {
   const found = await kit.retrieval.committeesFor(
     people.map((p) => p.id),
     nameWords(kit.q.words),
   );
-  // A person's own committees; else committees whose names name someone the question names.
   const own = found.filter((c) => c.person_id && people.some((p) => p.id === c.person_id));
-  const committees = own.length ? own : found.filter((c) => nameScore(committeePerson(c.name), kit.q.words) >= 2 && !(c.person_id && people.length));
+  return own.length ? own : found.filter((c) => nameScore(committeePerson(c.name), kit.q.words) >= 2 && !(c.person_id && people.length));
+}
+
+export const donors: Composer = async (kit) => {
+  const people = await peopleMeant(kit);
+  const committees = await committeesMeant(kit, people);
   if (committees.length === 0) {
-    if (people.length === 0) return null;
+    // Naming no one: the largest contributors across every committee.
+    if (people.length === 0) return topContributorsOverall(kit);
     for (const p of people) citePerson(kit, p);
     return [`The record holds no campaign committee of ${joinList(people.map(personLabel))}.`];
   }
@@ -67,7 +73,8 @@ export const donors: Composer = async (kit) => {
 /** Lobbyists who reported contact with an official, and lobbyists' reported contributions to them. */
 export const lobbying: Composer = async (kit) => {
   const people = (await peopleMeant(kit)).filter((p) => p.kind !== 'lobbyist');
-  if (people.length === 0) return null;
+  // Naming no official: sums over the disclosures (compensation, clients, contributions).
+  if (people.length === 0) return lobbyingTotals(kit);
   const range = kit.q.range ?? {};
   const out: string[] = [];
   for (const p of people.slice(0, 2)) {

@@ -41,7 +41,9 @@ export async function mattersFor(kit: Kit, options: { voted?: boolean } = {}): P
   const terms = topicTerms(kit);
   if (terms.length === 0) return [];
   const needed = wordsNeeded(terms.length);
-  const hits = (await kit.retrieval.mattersMatching(terms, needed, kit.q.range ?? {}, 20)).filter((m) => m.matched >= needed);
+  let hits = (await kit.retrieval.mattersMatching(terms, needed, kit.q.range ?? {}, 20)).filter((m) => m.matched >= needed);
+  // A date in the question may be about the vote, not the introduction: try without it.
+  if (hits.length === 0 && kit.q.range) hits = (await kit.retrieval.mattersMatching(terms, needed, {}, 20)).filter((m) => m.matched >= needed);
   const best = (options.voted ? hits.filter((m) => m.voted) : hits)[0] ?? hits[0];
   if (!best) return [];
   const detail = await kit.retrieval.matter(best.record_number);

@@ -3,7 +3,7 @@
 import { type DayRange, dateRange } from './dates.ts';
 import { searchTerms, tokens } from './text.ts';
 
-export type Intent = 'vote' | 'sponsor' | 'passed' | 'donors' | 'lobbying' | 'representative' | 'meeting' | 'matter' | 'search';
+export type Intent = 'vote' | 'record' | 'sponsor' | 'passed' | 'donors' | 'money' | 'lobbying' | 'chair' | 'representative' | 'meeting' | 'matter' | 'search';
 
 export interface Question {
   text: string;
@@ -27,20 +27,43 @@ const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}
 
 function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   const has = (re: RegExp) => re.test(q);
-  if (has(/\blobby(ist|ists|ing)?\b|\blobbied\b/) && has(/\b(contact\w*|met|meet\w*|lobbied|report\w*|sought|talk\w*|spoke|reach\w*|who|which)\b/))
+  if (has(/\bchair(s|ed|man|woman|person|persons|ing)?\b/) && !has(/\bvice[- ]?chair/) && !hasRecord) return 'chair';
+  if (
+    has(/\blobb(y|ies|ied|ying|yist|yists)\b/) &&
+    has(/\b(contact\w*|met|meet\w*|lobbied|lobbies|report\w*|sought|talk\w*|spoke|reach\w*|who|which|how much|paid|pay|compensat\w*|clients?|most)\b/)
+  )
     return 'lobbying';
-  if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|raised|raise|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
-  if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b/)) return 'vote';
-  if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/)) return 'sponsor';
+  // Sums of campaign money: what someone raised, which committee raised the most, a period's total.
+  if (
+    has(/\b(rais(e|ed|es|ing)|receipts?|war chest|haul|brought in|bring in|took in|take in|collected|campaign cash|fundrais\w*)\b/) ||
+    (has(/\bhow much\b/) && has(/\b(gave|give|given|donat\w*|contribut\w*|money)\b/))
+  )
+    return 'money';
+  if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
+  // How someone votes over many roll calls: with the majority, attendance, agreement with another.
+  if (
+    !hasRecord &&
+    has(
+      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|voting record|track record)\b/,
+    )
+  )
+    return 'record';
+  if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b|\b(tally|tallies|margin|how close|unanimous\w*|dissent\w*|opposed)\b/)) return 'vote';
+  if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/) || (has(/\bwho\b/) && has(/\bintroduc(e|ed|es)\b/))) return 'sponsor';
   if (has(/\b(pass(ed|es)?|adopt(ed)?|approv(ed|e)|enact(ed)?)\b/)) {
-    // "What passed at the last meeting?" asks for a list; "Did the settlement pass?" about one matter.
-    const list = has(/\b(what|which|list|how many|everything|anything)\b/) || has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/);
-    return list && !hasRecord ? 'passed' : 'matter';
+    // "What passed at the last meeting?" asks for a list; "Did the settlement pass?" or "Was the
+    // agreement approved?" about one matter.
+    const asksOne = has(/^\s*(did|was|were|has|have|is|does)\b/);
+    const list =
+      has(/\b(what|which|list|how many|everything|anything)\b[^?]*\b(pass(ed|es)?|adopt(ed)?|approv(ed|e)|enact(ed)?)\b/) ||
+      has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/);
+    return list && !asksOne && !hasRecord ? 'passed' : 'matter';
   }
   if (hasWard && has(/\b(who|which|represent\w*|alder\w*|ald)\b/)) return 'representative';
   if (has(/\bwhich ward\b|\bwhat ward\b/)) return 'representative';
-  if (!hasRecord && has(/\b(meet|meets|meeting|meetings|hearing|hearings|session)\b/) && has(/\b(when|next|last|latest|upcoming|recent)\b/)) return 'meeting';
-  if (hasRecord) return 'matter';
+  if (!hasRecord && has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) && has(/\b(when|next|last|latest|upcoming|recent|agenda)\b/))
+    return 'meeting';
+  if (hasRecord || has(/\b(decide|decided|decision|status|outcome|happened)\b/)) return 'matter';
   return 'search';
 }
 

@@ -37,7 +37,8 @@ export function pickPeople(candidates: readonly NamedPerson[], words: ReadonlySe
   for (const s of scored) {
     // One person per family name; a family name inside the name of someone chosen ("Rodriguez" in
     // "Rossana Rodriguez Sanchez") is that same mention.
-    if (chosen.some((c) => s.family.every((t) => c.all.includes(t)))) continue;
+    // Unless the question names this one in full ("Raymond Lopez" beside "Sigcho-Lopez").
+    if (chosen.some((c) => s.family.every((t) => c.all.includes(t))) && s.score < 3) continue;
     chosen.push(s);
     if (chosen.length === 5) break;
   }
@@ -83,7 +84,7 @@ export async function resolve(q: Question, retrieval: Retrieval): Promise<Named>
   return {
     people: [...named, ...byWard],
     // "X's committee" in a question about money is a campaign committee, not a council body.
-    bodies: q.intent === 'donors' ? [] : pickBodies(bodies, q),
+    bodies: q.intent === 'donors' || q.intent === 'money' ? [] : pickBodies(bodies, q),
     allBodies: bodies,
     matters: matters.flatMap((m) => (m.matter ? [m.matter] : [])),
     unknownRecords: matters.filter((m) => !m.matter).map((m) => m.record),

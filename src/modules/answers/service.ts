@@ -33,7 +33,8 @@ export function createAnswersService(deps: ModuleDeps, others: { retrieval: Retr
       // Nothing retrieved: there is nothing a model could write from, so the service says so itself
       // (naming what it looked for and did not find, such as an unknown record number).
       if (records.length === 0) return { answer: sentences.length ? sentences.join(' ') : NOTHING_FOUND, citations: [], model: EXTRACTIVE };
-      if (writer) return writer.write(q.text, records);
+      // The model gets the computed facts (sums, tallies, outcomes) with the records, all as data.
+      if (writer) return writer.write(q.text, records, sentences);
       return { answer: sentences.join(' '), citations: records.map((r) => r.citation), model: EXTRACTIVE };
     },
   };

@@ -27,7 +27,8 @@ const stop = new Set(
     'contributed contribution contributions contributor contributors money raised campaign status happened happen against favor ' +
     'favour deal plan proposal measure ordinance ordinances resolution resolutions legislation bill bills item items thing things ' +
     'anything something everything mention mentions mentioned regarding concerning related relating information info detail details ' +
-    'say says said going happening'
+    'say says said going happening get gets got decide decided decision outcome tally margin close final unanimous unanimously ' +
+    'dissent dissented opposed anyone anybody'
   ).split(' '),
 );
 

@@ -1,20 +1,23 @@
-// Depth and cost limits: a query is refused before it runs (400 invalid_request, the reason in the
-// message) when it nests deeper than MAX_DEPTH or would cost more than MAX_COST. The cost counts
+// The cost limit (the depth limit is ./depth.ts): a query is refused before it runs (400
+// invalid_request, the reason in the message) when it would cost more than MAX_COST. The cost counts
 // what the query makes the service do: every top-level field is a REST call of its own (ROOT_FIELD:
 // a tenth of the bound, so a document holds at most ten, and a pile of aliased aggregates is
 // refused before any of it reaches the database), every field of every item is output, and a list multiplies its items' cost by how many it can hold: a
 // paged list by its `limit` (the maximum, 200, when a variable gives it, so the cost of a document
 // never depends on its variables unless a directive's does), a record's parts
-// by a typical count. Aliases count as the fields they repeat.
+// by a typical count. Aliases count as the fields they repeat. An introspection field (`__schema`,
+// `__type`) reads the schema in memory, whatever it selects: it costs INTROSPECTION, fixed.
 import { type DocumentNode, type FieldNode, type GraphQLSchema, getNamedType, isCompositeType, isListType, isNonNullType, Kind, visit } from 'graphql';
 import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity';
 import { AppError } from '../../kernel/errors.ts';
 import { DEFAULT_PAGE, MAX_PAGE } from '../../kernel/schema.ts';
 
-export const MAX_DEPTH = 8;
+export { MAX_DEPTH } from './depth.ts';
 export const MAX_COST = 50_000;
 /** What one top-level field costs besides its output: a REST call's read of the database. */
 export const ROOT_FIELD = 5_000;
+/** What `__schema` or `__type` costs, whatever it selects: as much as a top-level data field. */
+export const INTROSPECTION = ROOT_FIELD;
 /** More nodes than any query within MAX_COST has; a flood stops being counted here. */
 const MAX_NODES = 5_000;
 
@@ -44,6 +47,8 @@ function pageSize(node: FieldNode): number {
 }
 
 function estimate({ type, field, node, childComplexity }: ComplexityEstimatorArgs): number {
+  if (field.name === '__schema' || field.name === '__type') return INTROSPECTION;
+  if (type.name.startsWith('__')) return 0;
   const root = type.name === 'Query' || type.name === 'Mutation' ? ROOT_FIELD : 0;
   const hasLimit = field.args.some((a) => a.name === 'limit');
   if (hasLimit) return root + 1 + pageSize(node) * childComplexity;

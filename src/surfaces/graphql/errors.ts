@@ -37,8 +37,6 @@ function mercuriusError(error: { code?: string; message?: string; errors?: unkno
       return new AppError('method_not_allowed', 'A mutation is sent with POST; GET carries queries only.', { Allow: 'POST' });
     case 'MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND':
       return new AppError('invalid_request', 'The request holds no GraphQL query: send { "query": "…" } with POST, or ?query=… with GET.');
-    case 'MER_ERR_GQL_QUERY_DEPTH':
-      return new AppError('invalid_request', `The query nests too deep: ${error.message}.`);
     case 'MER_ERR_GQL_VALIDATION':
       return new AppError('invalid_request', error.message ?? 'The GraphQL request is not valid.');
     default:
@@ -58,8 +56,7 @@ export function requestError(error: unknown): { err: AppError; errors: GraphQLEr
     // Validation: one error per problem, each in the catalogue's words.
     const errors = e.errors.map((inner) => {
       const i = inner as GraphQLError & { code?: string };
-      const one =
-        i.code === 'MER_ERR_GQL_QUERY_DEPTH' ? mercuriusError(i)! : known.code === 'method_not_allowed' ? known : new AppError('invalid_request', i.message);
+      const one = known.code === 'method_not_allowed' ? known : new AppError('invalid_request', i.message);
       return json(one, i instanceof GraphQLError ? i : undefined);
     });
     const err = new AppError(known.code, errors[0]!.message, known.headers);

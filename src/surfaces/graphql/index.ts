@@ -1,8 +1,10 @@
 // GraphQL at /api/graphql (mercurius, JIT on): the public record as a graph, POST and GET (GET for
-// queries only). The same gates as the JSON API: a Bearer credential is checked on request
-// (modules/credentials builds the Actor; without one, 401 with the RFC 6750/9728 challenge of
-// /api); the request is read the same way for GET and POST (./request.ts), and a document is
-// refused before it runs when it nests too deep or costs too much (./cost.ts). Every top-level
+// queries only). The same gates as the JSON API: a Bearer credential (or a signed-in session with
+// its CSRF token, as GraphiQL sends it) is checked on request (modules/credentials builds the Actor;
+// without one, 401 with the RFC 6750/9728 challenge of /api); a browser opening the endpoint gets
+// GraphiQL instead (./explorer.ts); the request is read the same way for GET and POST (./request.ts), and a document is
+// refused before it runs when its data fields nest too deep (./depth.ts) or it costs too much
+// (./cost.ts); introspection is bounded on its own terms there. Every top-level
 // field is admitted as its REST call is (surfaces/http/admit.ts: the access check and one request
 // against the limits, `answer` one AI answer more); nested fields read within it. A request that
 // admits nothing (only `__typename`, introspection, or refused before it ran) counts once.
@@ -14,11 +16,14 @@ import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { admit, countRequest, noteLimits } from '../http/admit.ts';
-import { authenticateRequests } from '../http/guard.ts';
+import { authenticateRequests, type SessionAuth } from '../http/guard.ts';
 import { countedError, renderGraphQL, sendError } from '../http/render.ts';
+import { sessionAuth } from '../v2/session-auth.ts';
 import { Batches } from './batch.ts';
-import { checkCost, MAX_DEPTH } from './cost.ts';
+import { checkCost } from './cost.ts';
+import { DataDepthRule } from './depth.ts';
 import { formatExecution, requestError } from './errors.ts';
+import { explorerAssets, sendExplorer, wantsExplorer } from './explorer.ts';
 import { checkRequest, KEPT_DOCUMENTS, MAX_TOKENS } from './request.ts';
 import { type GraphQLContext, resolvers } from './resolvers.ts';
 import { typeDefs } from './schema.ts';
@@ -26,6 +31,19 @@ import { typeDefs } from './schema.ts';
 export const GRAPHQL_PATH = '/api/graphql';
 
 const call = Object.freeze({ surface: 'graphql' as const });
+
+/**
+ * A signed-in person's session (the GraphQL explorer's), accepted on every method only with the
+ * session's CSRF token (OWASP synchronizer token): a cookie alone, which a cross-site request
+ * carries, is no credential here, so such a request is 401 and counts against no one.
+ */
+function sessionsWithToken(ctx: AppContext): SessionAuth {
+  const sessions = sessionAuth(ctx);
+  return {
+    actor: (request, known) => (sessions.csrfValid(request) ? sessions.actor(request, known) : Promise.resolve(null)),
+    csrfValid: sessions.csrfValid,
+  };
+}
 
 function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): GraphQLContext {
   const actor = request.actor!;
@@ -65,7 +83,18 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
 
 export function graphqlSurface(ctx: AppContext) {
   return async function graphql(app: FastifyInstance): Promise<void> {
-    authenticateRequests(app, ctx, { name: 'graphql', surface: 'api', allowApiKeyHeader: false });
+    // GraphiQL's files are open (./explorer.ts), as is the page a browser gets at the endpoint.
+    await app.register(explorerAssets());
+    await app.register(endpoint(ctx));
+  };
+}
+
+function endpoint(ctx: AppContext) {
+  return async function graphqlEndpoint(app: FastifyInstance): Promise<void> {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.url === GRAPHQL_PATH && wantsExplorer(request)) return sendExplorer(ctx, request, reply);
+    });
+    authenticateRequests(app, ctx, { name: 'graphql', surface: 'api', allowApiKeyHeader: false, sessions: sessionsWithToken(ctx) });
     app.addHook('preHandler', async (request) => checkRequest(request));
     await app.register(mercurius, {
       schema: typeDefs,
@@ -74,13 +103,16 @@ export function graphqlSurface(ctx: AppContext) {
       // Compile a document to JavaScript on its second use (graphql-jit).
       jit: 1,
       cache: KEPT_DOCUMENTS,
-      queryDepth: MAX_DEPTH,
+      // Depth counted over data fields only (./depth.ts), not mercurius's `queryDepth`, which counts
+      // introspection too and so refuses every standard client's introspection query.
+      validationRules: [DataDepthRule],
       graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
       graphiql: false,
       ide: false,
       allowBatchedQueries: false,
-      // Off (the default), stated: credentials travel only in the Authorization header, never in
-      // cookies, so a cross-site request carries none and mercurius's CSRF headers add nothing.
+      // Off (the default), stated: a signed-in session counts only with its X-CSRF-Token header
+      // (sessionsWithToken), which no cross-site request can carry, so mercurius's CSRF headers
+      // add nothing.
       csrfPrevention: false,
       context: (request: FastifyRequest, reply: FastifyReply) => contextOf(ctx, request, reply),
       errorFormatter: (execution, context) => formatExecution(execution as never, (context as { reply?: FastifyReply }).reply) as never,

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'hono/html';
 import type { Config } from '../../kernel/config.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { contentTypes, sendOpen } from '../pages/public-answer.ts';
+import { contentTypes, sendOpen, sendPackageFile } from '../pages/public-answer.ts';
 import { type Html, shell } from '../pages/public-shell.ts';
 
 const require = createRequire(import.meta.url);
@@ -58,7 +58,8 @@ export function curlExamples(baseUrl: string): { what: string; command: string }
 function docsBody(baseUrl: string): Html {
   return html`<p>Two versions of the JSON API serve the same public record: <strong>v1</strong> at <code>${baseUrl}/api/v1</code>
 (<a href="/api/openapi.json">OpenAPI description</a>) and <strong>v2</strong> at <code>${baseUrl}/api/v2</code>, which adds personal follows and team data
-(<a href="/api/v2/openapi.json">OpenAPI description</a>; every operation lists its scopes in <code>x-scopes</code>).</p>
+(<a href="/api/v2/openapi.json">OpenAPI description</a>; every operation lists its scopes in <code>x-scopes</code>).
+The same public record is a graph at <code>${baseUrl}/api/graphql</code>: open <a href="/api/graphql">the GraphQL explorer</a> (GraphiQL) in a browser, with a key or signed in.</p>
 <section aria-labelledby="key">
 <h2 id="key">Getting a key</h2>
 <ul>
@@ -106,12 +107,7 @@ export function docsPages(config: Config) {
       const file = files.get(request.params.name);
       if (!file) throw new AppError('not_found', `No file ${request.params.name} in the API docs.`);
       // The files change only with the package version: a version ETag spares hashing 1.7 MB.
-      return reply
-        .header('ETag', `"swagger-ui-${distVersion}-${request.params.name}"`)
-        .header('Cache-Control', 'public, max-age=86400')
-        .header('X-Content-Type-Options', 'nosniff')
-        .type(file.type)
-        .send(file.body);
+      return sendPackageFile(request, reply, { etag: `"swagger-ui-${distVersion}-${request.params.name}"`, type: file.type, body: () => file.body });
     });
   };
 }

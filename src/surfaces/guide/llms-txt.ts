@@ -30,8 +30,8 @@ Send the credential as \`Authorization: Bearer <credential>\` (v1 also takes \`X
 
 - [JSON API v1](${b}/api/v1/matters): \`${b}/api/v1\`, public data with \`public.read\`, \`POST /api/v1/answers\` with \`public.ai\`. [OpenAPI description](${b}/api/openapi.json).
 - [JSON API v2](${b}/api/v2/matters): \`${b}/api/v2\`, the same public data plus personal follows and team data with the scopes in each operation's \`x-scopes\`. [OpenAPI description](${b}/api/v2/openapi.json).
-- [GraphQL](${b}/api/graphql): \`POST ${b}/api/graphql\` (GET for queries), public data with \`public.read\`, the field \`answer(question)\` with \`public.ai\`. Each top-level field counts against the limits as its REST call does; a document of more than ten top-level fields is refused.
-- [MCP server](${b}/mcp): Streamable HTTP at \`${b}/mcp\`; tools to search and read every public resource (\`public.read\`) and \`answer_question\` (\`public.ai\`).
+- [GraphQL](${b}/api/graphql): \`POST ${b}/api/graphql\` (GET for queries), public data with \`public.read\`, the field \`answer(question)\` with \`public.ai\`. Each top-level field counts against the limits as its REST call does; a document of more than ten top-level fields is refused. The standard introspection query (graphql-js's \`getIntrospectionQuery()\`) is answered; a browser opening the endpoint gets GraphiQL (paste a key, or sign in).
+- [MCP server](${b}/mcp): Streamable HTTP at \`${b}/mcp\`; tools to search and read every public resource (\`public.read\`) and \`answer_question\` (\`public.ai\`); records as resources (\`council://matters/{record}\`, \`council://people/{id}\`, \`council://meetings/{id}\`, \`council://bodies/{id}\`: JSON and the Markdown page), argument completion, and prompts (brief me on a bill, how did my alderperson vote this year, the next council agenda).
 - [A2A agent](${b}/.well-known/agent-card.json): JSON-RPC at \`${b}/a2a\` (A2A 1.0 and 0.3 method names), described by its agent card.
 - [API docs](${b}/docs): both OpenAPI descriptions rendered, with curl examples.
 

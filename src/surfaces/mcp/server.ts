@@ -14,6 +14,7 @@ import type { Admission } from '../../kernel/perform.ts';
 import { admit, countRequest } from '../http/admit.ts';
 import { renderMcp } from '../http/render.ts';
 import { createKeptResults, type KeptResult } from './kept-results.ts';
+import { createCatalogueExtras } from './extras.ts';
 import { createToolbox, type ToolDef } from './tools.ts';
 import { encodeResult, endWrittenResult, type McpRequest, MODERN_VERSIONS, negotiatedVersion, openToolResult, type ServerInfo, WrittenResult } from './wire.ts';
 
@@ -22,10 +23,15 @@ export const SERVER_INFO: ServerInfo = { name: 'council-tracker', title: 'Counci
 const INSTRUCTIONS =
   'The public record of the Chicago City Council: legislation (matters), roll calls and votes, meetings, people and committees, campaign money and lobbying. ' +
   'Search with search_read, read records with the *_read tools, page lists with `limit` and `cursor` (meta.nextCursor); answer_question answers a question citing the records it rests on. ' +
+  'Records are also resources (council://matters/{record}, council://people/{id}, council://meetings/{id}, council://bodies/{id}: JSON and the Markdown page), and prompts brief on a bill, an alderperson’s votes this year and the next agenda. ' +
   'Team tools appear for team credentials with the scopes and features they need.';
 
-/** What the server declares (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 server/discover). */
-const CAPABILITIES = { tools: {} };
+/**
+ * What the server declares (2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28
+ * server/discover): tools, resources (no subscriptions: a stateless server keeps none), prompts and
+ * completion of their arguments.
+ */
+const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
 
 /** One request being answered: the message and the HTTP exchange it came in (for the admission). */
 export interface Exchange {
@@ -36,7 +42,7 @@ export interface Exchange {
 
 type Handler = (exchange: Exchange) => Promise<Record<string, unknown> | WrittenResult>;
 
-interface Method {
+export interface Method {
   /** Which eras have the method (2026-07-28 removed initialize and ping; server/discover is new). */
   eras: readonly ('legacy' | 'modern')[];
   /** The method admits an operation, which counts the request; any other is counted as one request. */
@@ -52,7 +58,7 @@ export const invalidParams = (message: string) => new ProtocolError(ProtocolErro
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The refusals the client must act on are the HTTP answer; the others a tool result the model reads. */
-const answeredByHttp = (err: AppError) => err.code === 'scope_missing' || err.status === 401 || err.status === 429 || err.status >= 500;
+export const answeredByHttp = (err: AppError) => err.code === 'scope_missing' || err.status === 401 || err.status === 429 || err.status >= 500;
 
 export interface McpServer {
   readonly info: ServerInfo;
@@ -134,6 +140,8 @@ export function createMcpServer(ctx: AppContext): McpServer {
       }),
     },
     'tools/call': { eras: both, admits: true, handle: (exchange) => callTool(exchange) as Promise<Record<string, unknown> | WrittenResult> },
+    // Resources, prompts and completion (./extras.ts): each admits the operation it reads.
+    ...createCatalogueExtras(ctx, both),
   };
 
   return {

@@ -67,3 +67,13 @@ export function sendOpen(reply: FastifyReply, type: string, body: string): Fasti
   publicHeaders(reply, type);
   return reply.status(200).type(type).send(body);
 }
+
+/**
+ * A file of an npm package served as is (a viewer's scripts and styles): its ETag names the package
+ * version, since the file changes only with it, and a matching If-None-Match is 304 (RFC 9110 §13.1.2).
+ */
+export function sendPackageFile(request: FastifyRequest, reply: FastifyReply, file: { etag: string; type: string; body: () => unknown }): FastifyReply {
+  reply.header('ETag', file.etag).header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
+  if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+  return reply.type(file.type).send(file.body());
+}

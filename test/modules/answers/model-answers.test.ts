@@ -109,7 +109,13 @@ test('the prompt holds the question and the retrieved records as quoted data, an
   );
   assert.equal(r.body.messages[0]!.content, SYSTEM_PROMPT);
   const user = r.body.messages[1]!.content;
-  assert.ok(user.startsWith(`Question (quoted, JSON string):\n${JSON.stringify(question)}\n\nRecords (quoted data, JSON array):\n`));
+  assert.ok(user.startsWith(`Question (quoted, JSON string):\n${JSON.stringify(question)}\n\nComputed facts (quoted data, JSON array):\n`));
+  // The facts computed over the records travel as data beside them: the vote and the tally.
+  const facts = JSON.parse(user.slice(user.indexOf('Computed facts (quoted data, JSON array):\n') + 42, user.indexOf('\n\nRecords (quoted data')));
+  assert.ok(
+    facts.some((f: string) => /Ald\. Brian Hopkins \(Ward 2\) voted Yea on SO2026-0025407 on 2026-09-29; the ordinance passed 46–3/.test(f)),
+    JSON.stringify(facts),
+  );
   const records = promptRecords(r);
   assert.deepEqual(
     records.map((x) => `${x.ref} ${x.type}:${x.id}`),

@@ -1,0 +1,203 @@
+// Extractive answers that sum the record: campaign receipts (which committee raised the most in a
+// period, what someone's committee raised year by year, all receipts of a period, what a named
+// contributor gave, the largest contributors overall) and lobbying disclosures (who reported the
+// most compensation, which clients paid the most, who lobbies for a client, who gave the most in
+// political contributions). Every figure is summed from the records cited beside it; a period the
+// record does not cover is said to be outside it, citing nothing.
+import type { DayRange } from '../public-data/index.ts';
+import { type Composer, type Kit, topicTerms } from './kit.ts';
+import { committeesMeant, peopleMeant } from './intents-people.ts';
+import { dollars, joinList, personLabel } from './records.ts';
+
+type Extent = Awaited<ReturnType<Kit['retrieval']['extents']>>['receipts'];
+
+const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
+const asked = (kit: Kit, re: RegExp) => re.test(kit.q.text.toLowerCase());
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const range = (kit: Kit): DayRange => kit.q.range ?? {};
+/** How a sentence about the period opens: "In 2018, the" (or "The" without a period). */
+const lead = (kit: Kit) => (kit.q.range ? `${kit.q.range.label.replace(/^./, (c) => c.toUpperCase())}, the` : 'The');
+
+/** What the record holds of a source, said when the question's period lies outside it (else null). */
+export function outsideRecord(kit: Kit, extent: Extent, what: string): string | null {
+  const r = kit.q.range;
+  if (extent.count === 0) return `The record holds no ${what}.`;
+  if (!r || !extent.first || !extent.last) return null;
+  if ((r.from && r.from > extent.last) || (r.to && r.to < extent.first))
+    return `The record holds ${what} from ${extent.first} to ${extent.last} only, so it cannot tell ${r.label}.`;
+  return null;
+}
+
+const coverage = (extent: Extent, what: string) => `The record holds ${what} from ${extent.first} to ${extent.last} only.`;
+
+// Words of money and lobbying questions that name no contributor or client.
+const vocabulary = new Set(
+  (
+    'aldermanic aldermen alderpersons campaign campaigns committee committees raise raised raising receipt receipts total totals biggest largest top highest most ' +
+    'give gave giving donate donated donation donations pay paid pays paying spend spent compensation compensated earn earned lobbies lobby client clients ' +
+    'political politicians fund funds funded dollars cash each per overall ever much alder alders their its his her'
+  ).split(' '),
+);
+const nameWordsOf = (kit: Kit) => topicTerms(kit).filter((t) => !vocabulary.has(t) && !/^\d+$/.test(t));
+
+/** Campaign money: committees ranked, a person's committee by year, a period's total, a contributor's giving. */
+export const money: Composer = async (kit) => {
+  const extent = (await kit.retrieval.extents()).receipts;
+  const outside = outsideRecord(kit, extent, 'campaign receipts');
+  if (outside) return [outside];
+  const people = await peopleMeant(kit);
+  const committees = await committeesMeant(kit, people);
+  if (committees.length) return raisedBy(kit, people, committees);
+  if (people.length) {
+    for (const p of people) kit.sources.add(p.kind === 'lobbyist' ? 'lobbyist' : 'person', p.id, p.name, [`${personLabel(p)}.`]);
+    return [`The record holds no campaign committee of ${joinList(people.map(personLabel))}.`];
+  }
+  const names = nameWordsOf(kit);
+  if (names.length) {
+    const given = await contributorsNamed(kit, names);
+    if (given) return given;
+  }
+  const out = asked(kit, /\b(which|what|who)\b/) && asked(kit, /\b(most|top|biggest|largest|highest|more)\b/) ? await ranking(kit) : await total(kit);
+  if (!kit.q.range) out.push(coverage(extent, 'campaign receipts'));
+  return out;
+};
+
+async function raisedBy(kit: Kit, people: Awaited<ReturnType<typeof peopleMeant>>, committees: Awaited<ReturnType<typeof committeesMeant>>): Promise<string[]> {
+  const years = await kit.retrieval.receiptsByYear(
+    committees.map((c) => c.id),
+    range(kit),
+  );
+  const out: string[] = [];
+  for (const c of committees.slice(0, 3)) {
+    const person = people.find((p) => p.id === c.person_id);
+    if (person) kit.sources.add('person', person.id, person.name, [`${personLabel(person)}: campaign committee ${c.name}.`]);
+    const rows = years.filter((y) => y.committee_id === c.id);
+    if (rows.length === 0) {
+      kit.sources.add('committee', c.id, c.name, [`No receipts recorded${within(kit)}.`]);
+      out.push(`The record holds no receipts of ${c.name}${within(kit)}.`);
+      continue;
+    }
+    const cents = rows.reduce((sum, y) => sum + Math.round(Number(y.total) * 100), 0);
+    const all = (cents / 100).toFixed(2);
+    const count = rows.reduce((n, y) => n + y.receipts, 0);
+    const byYear = rows.map((y) => `${y.year}: ${dollars(y.total)} (${plural(y.receipts, 'receipt')})`);
+    kit.sources.add('committee', c.id, c.name, [
+      `Receipts by year: ${byYear.join('; ')}.`,
+      `In all${within(kit)}: ${dollars(all)} from ${plural(count, 'receipt')}.`,
+    ]);
+    out.push(
+      `${c.name} received ${dollars(all)} from ${plural(count, 'contribution')}${within(kit)}${rows.length > 1 ? ` — by year, ${byYear.join('; ')}` : ''}.`,
+    );
+  }
+  return out;
+}
+
+async function contributorsNamed(kit: Kit, names: string[]): Promise<string[] | null> {
+  const found = await kit.retrieval.contributorRanking(range(kit), 5, names);
+  if (found.length === 0) return null;
+  const list = found.map((f) => `${f.contributor} gave ${dollars(f.total)} in ${plural(f.receipts, 'receipt')} to ${plural(f.committees.length, 'committee')}`);
+  citeRecipients(kit, found);
+  return [`Contributors named “${names.join(' ')}”${within(kit)}: ${list.join('; ')}.`];
+}
+
+async function ranking(kit: Kit): Promise<string[]> {
+  const top = await kit.retrieval.committeeRanking(range(kit), 5);
+  for (const c of top)
+    kit.sources.add('committee', c.committee_id, c.name, [`Received ${dollars(c.total)} from ${plural(c.receipts, 'receipt')}${within(kit)}.`]);
+  const [first, ...rest] = top;
+  if (!first) return [`The record holds no campaign receipts${within(kit)}.`];
+  return [
+    `${lead(kit)} campaign committee that raised the most was ${first.name}, with ${dollars(first.total)} from ${plural(first.receipts, 'receipt')}${rest.length ? `; then ${joinList(rest.map((c) => `${c.name} (${dollars(c.total)})`))}` : ''}.`,
+  ];
+}
+
+async function total(kit: Kit): Promise<string[]> {
+  const t = await kit.retrieval.receiptsTotal(range(kit));
+  if (!t.total) return [`The record holds no campaign receipts${within(kit)}.`];
+  for (const c of t.committees) kit.sources.add('committee', c.id, c.name, [`Received contributions${within(kit)}.`]);
+  const top = await kit.retrieval.contributorRanking(range(kit), 3);
+  return [
+    `${lead(kit)} ${plural(t.committees.length, 'aldermanic committee')} in the record received ${dollars(t.total)} from ${plural(t.receipts, 'receipt')}.`,
+    ...(top.length ? [`The largest contributors: ${joinList(top.map((c) => `${c.contributor} (${dollars(c.total)})`))}.`] : []),
+  ];
+}
+
+/** The committees that received a contributor's money: the records its sum rests on. */
+function citeRecipients(kit: Kit, found: Awaited<ReturnType<Kit['retrieval']['contributorRanking']>>): void {
+  for (const f of found)
+    for (const c of f.committees) kit.sources.add('committee', c.id, c.name, [`Received contributions from ${f.contributor}${within(kit)}.`]);
+}
+
+/** The largest contributors across every committee (a donors question naming no one). */
+export async function topContributorsOverall(kit: Kit): Promise<string[]> {
+  const extent = (await kit.retrieval.extents()).receipts;
+  const outside = outsideRecord(kit, extent, 'campaign receipts');
+  if (outside) return [outside];
+  const top = await kit.retrieval.contributorRanking(range(kit), 5);
+  if (top.length === 0) return [`The record holds no campaign receipts${within(kit)}.`];
+  citeRecipients(kit, top);
+  const list = top.map((f) => `${f.contributor} (${dollars(f.total)} to ${plural(f.committees.length, 'committee')})`);
+  return [
+    `The largest contributors to aldermanic campaign committees${within(kit)} were ${joinList(list)}.`,
+    ...(kit.q.range ? [] : [coverage(extent, 'campaign receipts')]),
+  ];
+}
+
+/** Lobbying sums: a client's lobbyists, lobbyists' giving, clients or lobbyists by compensation. */
+export async function lobbyingTotals(kit: Kit): Promise<string[] | null> {
+  const extents = await kit.retrieval.extents();
+  const giving = asked(kit, /\b(contribut\w*|gave|give|donat\w*|political)\b/);
+  const extent = giving ? extents.contributions : extents.compensation;
+  const what = giving ? "lobbyists' reported political contributions" : "lobbyists' compensation reports";
+  const outside = outsideRecord(kit, extent, what);
+  if (outside) return [outside];
+  const names = nameWordsOf(kit);
+  const client = names.length ? (await kit.retrieval.clientsNamed(names, 1))[0] : undefined;
+  let out: string[];
+  if (client) {
+    const lobbyists = await kit.retrieval.lobbyistCompensation(range(kit), 5, client.id);
+    kit.sources.add('lobbying_client', client.id, client.name, [
+      `A lobbying client${client.total ? `; compensation reported for it: ${dollars(client.total)}` : ''}.`,
+    ]);
+    out = lobbyists.length
+      ? [`Lobbyists who reported compensation from ${client.name}${within(kit)}: ${joinList(lobbyists.map((l) => cite(kit, l, `from ${client.name}`)))}.`]
+      : [`No lobbyist reported compensation from ${client.name}${within(kit)}.`];
+  } else if (giving) {
+    const top = await kit.retrieval.lobbyistGiving(range(kit), 5);
+    out = [
+      `The lobbyists who reported the most political contributions${within(kit)}: ${joinList(
+        top.map((l) => {
+          for (const id of l.lobbyist_ids)
+            kit.sources.add('lobbyist', id, l.name, [
+              `Reported, with the other registrations of ${l.name}, ${dollars(l.total)} in ${plural(l.contributions, 'political contribution')}${within(kit)}.`,
+            ]);
+          return `${l.name} (${dollars(l.total)} in ${plural(l.contributions, 'contribution')})`;
+        }),
+      )}.`,
+    ];
+  } else if (asked(kit, /\bclients?\b/)) {
+    const top = await kit.retrieval.clientCompensation(range(kit), 5);
+    out = [
+      `The clients whose lobbyists reported the most compensation${within(kit)}: ${joinList(
+        top.map((c) => {
+          kit.sources.add('lobbying_client', c.client_id, c.name, [`Lobbyists reported ${dollars(c.total)} in compensation from it${within(kit)}.`]);
+          return `${c.name} (${dollars(c.total)}, ${plural(c.lobbyists, 'lobbyist')})`;
+        }),
+      )}.`,
+    ];
+  } else if (asked(kit, /\b(paid|pay|compensat\w*|earn\w*|most|top|biggest|highest)\b/)) {
+    const top = await kit.retrieval.lobbyistCompensation(range(kit), 5);
+    out = [`The lobbyists who reported the most compensation${within(kit)}: ${joinList(top.map((l) => cite(kit, l, 'in all')))}.`];
+  } else return null;
+  if (!kit.q.range) out.push(coverage(extent, what));
+  return out;
+}
+
+function cite(kit: Kit, l: Awaited<ReturnType<Kit['retrieval']['lobbyistCompensation']>>[number], from: string): string {
+  // Each registration of the lobbyist the sum covers is a record it rests on.
+  for (const id of l.lobbyist_ids)
+    kit.sources.add('lobbyist', id, l.name, [
+      `${l.name}'s registrations reported ${dollars(l.total)} in compensation ${from}${within(kit)} (${plural(l.reports, 'report')}).`,
+    ]);
+  return `${l.name} (${dollars(l.total)}${l.clients > 1 ? `, ${plural(l.clients, 'client')}` : ''})`;
+}

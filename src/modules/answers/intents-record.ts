@@ -1,0 +1,83 @@
+// Extractive answers about how people vote over many roll calls (how often with the majority,
+// attendance, how often two people vote alike) and who chairs a committee. Each figure is counted
+// from the roll calls in the record and cites the people (whose pages show their voting record)
+// and, for agreement, the roll calls on which the two split.
+import type { Composer, Kit } from './kit.ts';
+import { citeBody, citePerson } from './kit.ts';
+import { peopleMeant } from './intents-people.ts';
+import { joinList, personLabel } from './records.ts';
+
+const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
+const percent = (n: number, of: number) => `${Math.round((100 * n) / of)}%`;
+
+/** How often people vote with the majority and attend; how often two vote alike. */
+export const votingRecord: Composer = async (kit) => {
+  const people = (await peopleMeant(kit)).filter((p) => p.kind === 'alderperson');
+  if (people.length === 0) return null;
+  const range = kit.q.range ?? {};
+  if (
+    people.length >= 2 &&
+    /\b(agree|agrees|agreed|agreeing|alike|same way|same side|side with|together|align\w*|differ\w*|disagree\w*|split)\b/.test(kit.q.text.toLowerCase())
+  )
+    return agreement(kit, people[0]!, people[1]!);
+  const out: string[] = [];
+  for (const p of people.slice(0, 3)) {
+    const r = await kit.retrieval.votingRecord(p.id, range);
+    if (r.total === 0) {
+      citePerson(kit, p);
+      out.push(`The record holds no roll-call votes by ${personLabel(p)}${within(kit)}.`);
+      continue;
+    }
+    const span = r.first === r.last ? `on ${r.first}` : `from ${r.first} to ${r.last}`;
+    const majority = r.decided
+      ? `voted with the majority on ${r.with_majority} of ${r.decided} decided roll calls (${percent(r.with_majority, r.decided)})`
+      : 'cast no Yea or Nay on a decided roll call';
+    const attendance = r.absent
+      ? `was absent or did not vote on ${r.absent} of ${r.total} roll calls (voting on ${r.total - r.absent} of ${r.total})`
+      : `voted on all ${r.total} roll calls (${r.total} of ${r.total})`;
+    citePerson(kit, p, [`Roll calls ${span}: ${r.total}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided.`]);
+    out.push(`${personLabel(p)} ${majority} and ${attendance}, in the ${r.total} roll calls the record holds${within(kit)} (${span}).`);
+  }
+  return out;
+};
+
+async function agreement(kit: Kit, a: Kit['named']['people'][number], b: Kit['named']['people'][number]): Promise<string[]> {
+  const range = kit.q.range ?? {};
+  const r = await kit.retrieval.agreement(a.id, b.id, range);
+  citePerson(kit, a);
+  citePerson(kit, b);
+  if (r.both === 0) return [`The record holds no roll call${within(kit)} on which both ${personLabel(a)} and ${personLabel(b)} voted Yea or Nay.`];
+  // The roll calls on which they split are the records the difference rests on.
+  const split = await kit.retrieval.votesOnRollCallsSplit(a.id, b.id, range);
+  for (const s of split)
+    kit.sources.add('roll_call', s.roll_call_id, `Roll call on ${s.record_number ?? 'a matter'}, ${s.date}`, [
+      `${personLabel(a)} voted ${s.a}; ${personLabel(b)} voted ${s.b}.`,
+    ]);
+  const differences = split.length ? ` They split on ${joinList(split.map((s) => `${s.record_number ?? 'a matter'} (${s.date}: ${s.a} and ${s.b})`))}.` : '';
+  return [
+    `${personLabel(a)} and ${personLabel(b)} voted the same way on ${r.same} of ${r.both} roll calls (${percent(r.same, r.both)}) on which both voted Yea or Nay${within(kit)}.${differences}`,
+  ];
+}
+
+/** Who chairs the committees named, or that the record names no chair. */
+export const chair: Composer = async (kit) => {
+  const bodies = kit.named.bodies;
+  if (bodies.length === 0) return null;
+  const out: string[] = [];
+  for (const b of bodies.slice(0, 3)) {
+    const chairs = await kit.retrieval.chairsOf(b.id);
+    if (chairs.length === 0) {
+      citeBody(kit, b, [`Its membership in the record names no chair.`]);
+      out.push(`The record names no chair of the ${b.name}: its membership lists no one with a chair's role.`);
+      continue;
+    }
+    citeBody(
+      kit,
+      b,
+      chairs.map((c) => `${c.role}: ${c.name}.`),
+    );
+    for (const c of chairs) kit.sources.add('person', c.person_id, c.name, [`${c.role} of the ${b.name}.`]);
+    out.push(`${joinList(chairs.map((c) => `${c.name} (${c.role})`))} — the ${b.name}.`);
+  }
+  return out;
+};

@@ -1,0 +1,199 @@
+// SQL of the aggregates answers state: sums of campaign receipts (by committee, year and
+// contributor), lobbyists' compensation and contributions (by lobbyist and client), a person's
+// voting record and agreement between two people in a period, the extent of each source in the
+// database (what the record can and cannot tell), and committee chairs.
+import { sql } from 'kysely';
+import type { Db } from './repo-sql.ts';
+
+export interface Range {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const within = (expr: string, r: Range) =>
+  sql`${r.from ? sql`and ${sql.raw(expr)} >= ${r.from}::date` : sql``} ${r.to ? sql`and ${sql.raw(expr)} <= ${r.to}::date` : sql``}`;
+/** A reporting period inside the range (lobbying reports cover a quarter or a year). */
+const periodWithin = (r: Range) => sql`${r.from ? sql`and c.period_start >= ${r.from}::date` : sql``} ${r.to ? sql`and c.period_end <= ${r.to}::date` : sql``}`;
+
+export interface Extent {
+  first: string | null;
+  last: string | null;
+  count: number;
+}
+
+/** The first and last day, and how many records, of each dated source. */
+export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls', Extent>> {
+  const { rows } = await sql<{ source: string } & Extent>`
+    select 'receipts' as source, min(received_date)::text as first, max(received_date)::text as last, count(*)::int as count from receipts
+    union all select 'compensation', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_compensation
+    union all select 'contributions', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_contributions
+    union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls`.execute(db);
+  const of = (s: string) => rows.find((r) => r.source === s) ?? { first: null, last: null, count: 0 };
+  return { receipts: of('receipts'), compensation: of('compensation'), contributions: of('contributions'), rollCalls: of('rollCalls') };
+}
+
+export interface CommitteeSum {
+  committee_id: string;
+  name: string;
+  person_id: string | null;
+  total: string;
+  receipts: number;
+}
+
+/** Campaign committees by what they received in the range, most first. */
+export async function committeeRanking(db: Db, range: Range, limit: number): Promise<CommitteeSum[]> {
+  const { rows } = await sql<CommitteeSum>`
+    select c.id as committee_id, c.name, c.person_id, sum(r.amount)::text as total, count(*)::int as receipts
+    from receipts r join committees c on c.id = r.committee_id where true ${within('r.received_date', range)}
+    group by c.id, c.name, c.person_id order by sum(r.amount) desc, c.id limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** What each of these committees received, year by year. */
+export async function receiptsByYear(db: Db, committeeIds: readonly string[], range: Range) {
+  const { rows } = await sql<{ committee_id: string; year: number; total: string; receipts: number }>`
+    select r.committee_id, extract(year from r.received_date)::int as year, sum(r.amount)::text as total, count(*)::int as receipts
+    from receipts r where r.committee_id = any(${[...committeeIds]}::text[]) ${within('r.received_date', range)}
+    group by 1, 2 order by 1, 2`.execute(db);
+  return rows;
+}
+
+export interface CommitteeName {
+  id: string;
+  name: string;
+}
+
+export interface ContributorSum {
+  contributor: string;
+  total: string;
+  receipts: number;
+  committees: CommitteeName[];
+}
+
+/** `id<TAB>name` pairs (array_agg of both keeps them apart) as committees. */
+const named = (pairs: string[] | null): CommitteeName[] =>
+  (pairs ?? []).map((p) => {
+    const [id = '', name = ''] = p.split('\t');
+    return { id, name };
+  });
+
+/** Contributors by what they gave in the range (only those whose names hold every word, when words are given), most first. */
+export async function contributorRanking(db: Db, range: Range, limit: number, words: readonly string[] = []): Promise<ContributorSum[]> {
+  const having = words.map((w) => sql`and r.contributor ilike ${`%${w.replace(/[%_\\]/g, '\\$&')}%`}`);
+  const { rows } = await sql<Omit<ContributorSum, 'committees'> & { pairs: string[] }>`
+    select r.contributor, sum(r.amount)::text as total, count(*)::int as receipts, array_agg(distinct c.id || E'\t' || c.name) as pairs
+    from receipts r join committees c on c.id = r.committee_id where true ${within('r.received_date', range)} ${sql.join(having, sql` `)}
+    group by r.contributor order by sum(r.amount) desc, r.contributor limit ${limit}`.execute(db);
+  return rows.map(({ pairs, ...row }) => ({ ...row, committees: named(pairs) }));
+}
+
+/** Every receipt in the range summed, with the committees that received them. */
+export async function receiptsTotal(db: Db, range: Range) {
+  const { rows } = await sql<{ total: string | null; receipts: number; pairs: string[] | null }>`
+    select sum(r.amount)::text as total, count(*)::int as receipts, array_agg(distinct c.id || E'\t' || c.name) as pairs
+    from receipts r join committees c on c.id = r.committee_id where true ${within('r.received_date', range)}`.execute(db);
+  const { pairs, ...row } = rows[0]!;
+  return { ...row, committees: named(pairs) };
+}
+
+/** A lobbyist's sums are by name: the source registers a lobbyist anew each year, as a record of its own. */
+export interface LobbyistSum {
+  lobbyist_ids: string[];
+  name: string;
+  total: string;
+  reports: number;
+  clients: number;
+}
+
+/** Lobbyists by the compensation they reported for periods in the range, most first. */
+export async function lobbyistCompensation(db: Db, range: Range, limit: number, clientId?: string): Promise<LobbyistSum[]> {
+  const { rows } = await sql<LobbyistSum>`
+    select array_agg(distinct c.lobbyist_id) as lobbyist_ids, p.name, sum(c.amount)::text as total, count(*)::int as reports, count(distinct c.client_id)::int as clients
+    from lobbying_compensation c join people p on p.id = c.lobbyist_id
+    where true ${periodWithin(range)} ${clientId ? sql`and c.client_id = ${clientId}` : sql``}
+    group by p.name order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Lobbying clients by the compensation their lobbyists reported for periods in the range, most first. */
+export async function clientCompensation(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ client_id: string; name: string; total: string; lobbyists: number }>`
+    select c.client_id, k.name, sum(c.amount)::text as total, count(distinct c.lobbyist_id)::int as lobbyists
+    from lobbying_compensation c join lobbying_clients k on k.id = c.client_id where true ${periodWithin(range)}
+    group by c.client_id, k.name order by sum(c.amount) desc, c.client_id limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Lobbying clients whose names hold every one of these words, those with most compensation reported first. */
+export async function clientsNamed(db: Db, words: readonly string[], limit: number) {
+  if (words.length === 0) return [];
+  const named = words.map((w) => sql`and k.name ~* ${`\\m${w.replace(/[^\p{L}\p{N}]/gu, '')}\\M`}`);
+  const { rows } = await sql<{ id: string; name: string; total: string | null }>`
+    select k.id, k.name, (select sum(c.amount)::text from lobbying_compensation c where c.client_id = k.id) as total
+    from lobbying_clients k where true ${sql.join(named, sql` `)}
+    order by (select sum(c.amount) from lobbying_compensation c where c.client_id = k.id) desc nulls last, k.id limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Lobbyists (by name, as LobbyistSum) by the political contributions they reported in the range, most first. */
+export async function lobbyistGiving(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ lobbyist_ids: string[]; name: string; total: string; contributions: number }>`
+    select array_agg(distinct c.lobbyist_id) as lobbyist_ids, p.name, sum(c.amount)::text as total, count(*)::int as contributions
+    from lobbying_contributions c join people p on p.id = c.lobbyist_id where true ${periodWithin(range)}
+    group by p.name order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
+export interface VotingRecord {
+  total: number;
+  absent: number;
+  decided: number;
+  with_majority: number;
+  first: string | null;
+  last: string | null;
+}
+
+/** A person's roll calls in the range: how many, absences, and votes with the majority of decided ones. */
+export async function votingRecordIn(db: Db, personId: string, range: Range): Promise<VotingRecord> {
+  const { rows } = await sql<VotingRecord>`
+    select count(*)::int as total,
+      count(*) filter (where v.value in ('Absent', 'Not Voting'))::int as absent,
+      count(*) filter (where v.value in ('Yea', 'Nay') and r.yea <> r.nay)::int as decided,
+      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea > r.nay) or (v.value = 'Nay' and r.nay > r.yea)))::int as with_majority,
+      min(r.date)::text as first, max(r.date)::text as last
+    from votes v join roll_calls r on r.id = v.roll_call_id where v.person_id = ${personId} ${within('r.date', range)}`.execute(db);
+  return rows[0]!;
+}
+
+/** Roll calls in the range on which both people voted Yea or Nay, and on how many they voted alike. */
+export async function agreement(db: Db, a: string, b: string, range: Range) {
+  const { rows } = await sql<{ both: number; same: number; first: string | null; last: string | null }>`
+    select count(*)::int as both, count(*) filter (where x.value = y.value)::int as same, min(r.date)::text as first, max(r.date)::text as last
+    from votes x join votes y on y.roll_call_id = x.roll_call_id join roll_calls r on r.id = x.roll_call_id
+    where x.person_id = ${a} and y.person_id = ${b} and x.value in ('Yea', 'Nay') and y.value in ('Yea', 'Nay') ${within('r.date', range)}`.execute(db);
+  return rows[0]!;
+}
+
+/** The roll calls in the range on which the two voted Yea or Nay and not alike. */
+export async function splitRollCalls(db: Db, a: string, b: string, range: Range) {
+  const { rows } = await sql<{ roll_call_id: string; date: string; record_number: string | null; a: string; b: string }>`
+    select r.id as roll_call_id, r.date::text as date, m.record_number, x.value as a, y.value as b
+    from votes x join votes y on y.roll_call_id = x.roll_call_id join roll_calls r on r.id = x.roll_call_id left join matters m on m.id = r.matter_id
+    where x.person_id = ${a} and y.person_id = ${b} and x.value in ('Yea', 'Nay') and y.value in ('Yea', 'Nay') and x.value <> y.value ${within('r.date', range)}
+    order by r.date desc, r.id limit 20`.execute(db);
+  return rows;
+}
+
+/** The members of a body whose role names a chair (Chair, Vice Chair, Chairman…). */
+export async function chairsOf(db: Db, bodyId: string) {
+  const { rows } = await sql<{ person_id: string; name: string; role: string }>`
+    select m.person_id, p.name, m.role from body_memberships m join people p on p.id = m.person_id
+    where m.body_id = ${bodyId} and m.role ilike '%chair%' and (m.end_date is null or m.end_date >= current_date)
+    order by m.role ilike 'vice%', p.sort_name`.execute(db);
+  return rows;
+}
+
+/** A meeting's agenda items in their order. */
+export async function agendaItems(db: Db, meetingId: string, limit: number) {
+  return db.selectFrom('agenda_items').select(['sort', 'record_number', 'title']).where('meeting_id', '=', meetingId).orderBy('sort').limit(limit).execute();
+}
