@@ -34,8 +34,10 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   )
     return 'lobbying';
   // Sums of campaign money: what someone raised, which committee raised the most, a period's total.
+  // "Raise" alone may be legislation ("raise the minimum wage"): money only with words of money.
+  const aboutMoney = has(/\b(campaigns?|committees?|money|cash|funds?|fundrais\w*|donat\w*|contribut\w*|receipts?|dollars?|how much)\b|\$/);
   if (
-    has(/\b(rais(e|ed|es|ing)|receipts?|war chest|haul|brought in|bring in|took in|take in|collected|campaign cash|fundrais\w*)\b/) ||
+    (has(/\b(rais(e|ed|es|ing)|receipts?|war chest|haul|brought in|bring in|took in|take in|collected|fundrais\w*)\b/) && aboutMoney) ||
     (has(/\bhow much\b/) && has(/\b(gave|give|given|donat\w*|contribut\w*|money)\b/))
   )
     return 'money';

@@ -58,6 +58,19 @@ test('intents', () => {
     ['When is the next City Council meeting?', 'meeting'],
     ['What is SO2026-0025407?', 'matter'],
     ['parking meters', 'search'],
+    // Phrasings of the facts computed over many records.
+    ['How often does Sigcho-Lopez vote with the majority?', 'record'],
+    ['Do Hopkins and Reilly agree?', 'record'],
+    ['Was the Foundry Park redevelopment agreement approved?', 'matter'],
+    ['Tell me the tally on the Solache settlement', 'vote'],
+    ['Who chairs the Finance Committee?', 'chair'],
+    ['Which committee brought in the most campaign cash in 2017?', 'money'],
+    ['How much did Ed Burke raise in 2017?', 'money'],
+    // "Raise" without words of money is legislation, not campaign money.
+    ['Did the council vote to raise the minimum wage?', 'vote'],
+    ['Who lobbies for Uber?', 'lobbying'],
+    ['Who introduced the Solache settlement order?', 'sponsor'],
+    ['What is on the agenda for the next council meeting?', 'meeting'],
   ];
   for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
 });
