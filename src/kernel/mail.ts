@@ -6,8 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from './config.ts';
+import { parseMailbox } from './mailbox.ts';
 
 export interface MailMessage {
+  /** One mailbox; anything kernel/mailbox.ts does not read as exactly one is refused, never sent. */
   to: string;
   subject: string;
   text: string;
@@ -52,16 +54,18 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'node
     return {
       transport: 'smtp',
       async send(message) {
+        // As an object, not text: nodemailer reads an address text as a list (kernel/mailbox.ts).
+        const to = { name: '', address: parseMailbox(message.to) };
         await transporter.sendMail({
           from,
-          to: message.to,
+          to,
           subject: message.subject,
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
           ...(message.headers ? { headers: message.headers } : {}),
         });
         // The address and subject only: the body may hold a sign-in link.
-        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+        log.info({ to: to.address, subject: message.subject }, 'mail sent');
       },
       outbox: () => [],
       async close() {
@@ -79,7 +83,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'node
   return {
     transport: 'outbox',
     async send(message) {
-      const entry: OutboxEntry = { id: crypto.randomUUID(), from, sentAt: new Date().toISOString(), ...message };
+      const entry: OutboxEntry = { id: crypto.randomUUID(), from, sentAt: new Date().toISOString(), ...message, to: parseMailbox(message.to) };
       kept.unshift(entry);
       kept.length = Math.min(kept.length, OUTBOX_SIZE);
       // Without SMTP the log is how a developer reads the mail, so the text is logged in full —

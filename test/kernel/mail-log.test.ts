@@ -33,7 +33,7 @@ async function contextLogging(nodeEnv: string): Promise<{ ctx: AppContext; lines
 }
 
 async function sendLinks(ctx: AppContext): Promise<void> {
-  await ctx.services.sessions.requestLink('logged@example.org');
+  await ctx.services.sessions.requestLink('logged@example.org', '198.51.100.9');
   await ctx.services.credentials.registration.start({ email: 'logged@example.org', agent_name: 'Log Agent' }, '198.51.100.9');
 }
 
