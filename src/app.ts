@@ -9,6 +9,7 @@ import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
 import { renderV1, rendererForPath, sendError } from './surfaces/http/render.ts';
+import { useSecurityHeaders } from './surfaces/http/security-headers.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
@@ -61,7 +62,7 @@ function clientError(err: ConnectionError, socket: Socket): void {
   socket.destroy();
 }
 
-/** The Fastify instance every surface mounts on: options, request id, cookies, capped parsers, framework errors. */
+/** The Fastify instance every surface mounts on: options, request id, cookies, capped parsers, security headers, framework errors. */
 export function createFastify(ctx: AppContext): FastifyInstance {
   const app = Fastify({
     loggerInstance: ctx.log,
@@ -82,6 +83,7 @@ export function createFastify(ctx: AppContext): FastifyInstance {
     if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);
   });
   useBodyParsers(app);
+  useSecurityHeaders(app, ctx.config);
   // Errors outside any surface render in the v1 shape, or as a page.
   app.setErrorHandler(async (error, request, reply) => frameworkError(error as Error, request, reply));
   app.setNotFoundHandler(async (request, reply) =>

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { features, roles } from '../kernel/actor.ts';
 import { canonicalIpRange } from '../kernel/ip.ts';
 import { parseIsoTimestamp } from '../kernel/iso-time.ts';
+import { parseMailbox } from '../kernel/mailbox.ts';
 import { isScope } from '../kernel/operations.ts';
 
 export class UsageError extends Error {}
@@ -74,6 +75,15 @@ function limitFlags(v: Values): LimitFlags {
   return out;
 }
 
+/** An email flag, read as the one mailbox the service will store and look up (kernel/mailbox.ts). */
+function mailbox(v: Values, flag: string): string {
+  try {
+    return parseMailbox(str(v, flag));
+  } catch (err) {
+    throw new UsageError(`--${flag}: ${(err as Error).message}`);
+  }
+}
+
 function isoDate(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!parseIsoTimestamp(value)) {
@@ -111,13 +121,17 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   'accounts create': {
     summary: 'Create an account',
     flags: { email, name: { type: 'string', help: 'the person’s name' } },
-    build: (v) => ({ name: 'accounts create', email: str(v, 'email')!, ...(str(v, 'name') ? { accountName: str(v, 'name')! } : {}) }),
+    build: (v) => ({ name: 'accounts create', email: mailbox(v, 'email'), ...(str(v, 'name') ? { accountName: str(v, 'name')! } : {}) }),
   },
-  'accounts show': { summary: 'Show an account, its teams and limits', flags: { email }, build: (v) => ({ name: 'accounts show', email: str(v, 'email')! }) },
+  'accounts show': {
+    summary: 'Show an account, its teams and limits',
+    flags: { email },
+    build: (v) => ({ name: 'accounts show', email: mailbox(v, 'email') }),
+  },
   'accounts limits': {
     summary: "Show or change an account's limits",
     flags: { email, ...limits },
-    build: (v) => ({ name: 'accounts limits', email: str(v, 'email')!, limits: limitFlags(v) }),
+    build: (v) => ({ name: 'accounts limits', email: mailbox(v, 'email'), limits: limitFlags(v) }),
   },
   'teams create': {
     summary: 'Create a team (prints its id)',
@@ -129,7 +143,7 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
     build: (v) => ({
       name: 'teams create',
       teamName: str(v, 'name')!,
-      owner: str(v, 'owner')!,
+      owner: mailbox(v, 'owner'),
       features: list(str(v, 'features'), /,/).map((f) => oneOf('feature', features, f)),
     }),
   },
@@ -137,17 +151,17 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   'teams members add': {
     summary: 'Add a member to a team',
     flags: { team, email, role },
-    build: (v) => ({ name: 'teams members add', team: str(v, 'team')!, email: str(v, 'email')!, role: oneOf('role', roles, str(v, 'role')!) }),
+    build: (v) => ({ name: 'teams members add', team: str(v, 'team')!, email: mailbox(v, 'email'), role: oneOf('role', roles, str(v, 'role')!) }),
   },
   'teams members set-role': {
     summary: "Change a member's role",
     flags: { team, email, role },
-    build: (v) => ({ name: 'teams members set-role', team: str(v, 'team')!, email: str(v, 'email')!, role: oneOf('role', roles, str(v, 'role')!) }),
+    build: (v) => ({ name: 'teams members set-role', team: str(v, 'team')!, email: mailbox(v, 'email'), role: oneOf('role', roles, str(v, 'role')!) }),
   },
   'teams members remove': {
     summary: 'Remove a member (their team keys are revoked)',
     flags: { team, email },
-    build: (v) => ({ name: 'teams members remove', team: str(v, 'team')!, email: str(v, 'email')! }),
+    build: (v) => ({ name: 'teams members remove', team: str(v, 'team')!, email: mailbox(v, 'email') }),
   },
   'teams features': {
     summary: "Switch a team's features on or off",
@@ -182,7 +196,7 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
       for (const ip of ips) if (!canonicalIpRange(ip)) throw new UsageError(`--allowed-ips: "${ip}" is not an IPv4 or IPv6 address or CIDR range`);
       return {
         name: 'keys create',
-        email: str(v, 'email')!,
+        email: mailbox(v, 'email'),
         keyName: str(v, 'name')!,
         scopes,
         ...(str(v, 'team') ? { team: str(v, 'team')! } : {}),
@@ -202,7 +216,7 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
       if (!str(v, 'email') && !str(v, 'team')) throw new UsageError('keys list needs --email or --team');
       return {
         name: 'keys list',
-        ...(str(v, 'email') ? { email: str(v, 'email')! } : {}),
+        ...(str(v, 'email') ? { email: mailbox(v, 'email') } : {}),
         ...(str(v, 'team') ? { team: str(v, 'team')! } : {}),
         all: v.all === true,
       };

@@ -29,6 +29,8 @@ export interface Config {
    * and how old a client that never got a grant may grow before the clean-up deletes it.
    */
   oauth: { registrationsPerHour: number; unusedClientTtlSeconds: number };
+  /** Sign-in links one client address may ask for in an hour (modules/sessions). */
+  signin: { perClientPerHour: number };
   /** The job queue (kernel/jobs.ts). */
   jobs: { stopGraceSeconds: number };
   /**
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // At least an hour: registrations are counted from the clients registered in the last hour.
       unusedClientTtlSeconds: int(env, 'OAUTH_UNUSED_CLIENT_TTL_SECONDS', 86_400, 3600, 365 * 86_400),
     },
+    signin: { perClientPerHour: int(env, 'SIGNIN_PER_CLIENT_PER_HOUR', 50, 1, 100_000) },
     jobs: { stopGraceSeconds: int(env, 'JOBS_STOP_GRACE_SECONDS', 20, 1, 3600) },
     drainSeconds: int(env, 'DRAIN_SECONDS', 0, 0, 600),
     ingest: ingestConfig(env),

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { classifyAddress } from './address-class.ts';
 
 export type SafeFetchErrorCode =
   | 'invalid_url'
@@ -52,21 +53,15 @@ export type SafeFetchResponse = { status: number; headers: Headers; body: string
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Whether an address may be connected to. Only the `unicast` range of ipaddr.js passes: that
- * leaves out private (RFC 1918), carrier-grade NAT, loopback, link-local (incl. 169.254.169.254,
- * cloud metadata), unique-local (fc00::/7), multicast, unspecified, broadcast, reserved and
- * documentation ranges. IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 it carries;
- * NAT64, 6to4 and Teredo forms, which also embed IPv4, are not unicast and so are refused.
+ * Whether an address may be connected to: only a global one (kernel/address-class.ts: every IPv6
+ * form carrying an IPv4 address is judged by what it carries; private, shared, loopback,
+ * link-local incl. 169.254.169.254, documentation, benchmarking, multicast, reserved and every
+ * other special-purpose block of the IANA registries is refused), or with `allowLoopback` a
+ * loopback one.
  */
 export function isAddressAllowed(address: string, allowLoopback = false): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
-  } catch {
-    return false;
-  }
-  const range = parsed.range();
-  return range === 'unicast' || (allowLoopback && range === 'loopback');
+  const kind = classifyAddress(address);
+  return kind === 'global' || (allowLoopback && kind === 'loopback');
 }
 
 /** A resolver that answers only with addresses that passed the check, or fails. */

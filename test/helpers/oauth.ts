@@ -23,7 +23,7 @@ export async function mintOAuthTokens(ctx: AppContext, o: MintOptions): Promise<
   const oauth = ctx.services.oauth;
   const client = await oauth.clients.register({ redirect_uris: [REDIRECT], client_name: 'Test client' }, nextAddress());
   const verifier = crypto.randomUUID().repeat(2);
-  const checked = await oauth.authorize.check({
+  const request = await oauth.authorize.check({
     response_type: 'code',
     client_id: client.client_id,
     redirect_uri: REDIRECT,
@@ -32,8 +32,7 @@ export async function mintOAuthTokens(ctx: AppContext, o: MintOptions): Promise<
     scope: o.scopes.join(' '),
     ...(o.resource ? { resource: `${ctx.config.baseUrl}/${o.resource}` } : {}),
   });
-  if (!('request' in checked)) throw new Error(`authorization refused: ${checked.redirect}`);
-  const location = await oauth.approve(checked.request, o.accountId, o.teamId ?? 'personal');
+  const location = await oauth.approve(request, o.accountId, o.teamId ?? 'personal');
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error(`no code in ${location}`);
   const tokens = await oauth.token({ grant_type: 'authorization_code', code, client_id: client.client_id, redirect_uri: REDIRECT, code_verifier: verifier });

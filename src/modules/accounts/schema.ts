@@ -63,17 +63,6 @@ export function effectiveLimits(kind: 'account' | 'team', o: LimitOverrides): Li
 
 const invalid = (message: string) => new AppError('invalid_request', message);
 
-// Deliberately loose: one "@", something on each side, a dot in the domain. Whether mail arrives
-// is proved by the sign-in link, not by a pattern.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function parseEmail(value: unknown): string {
-  if (typeof value !== 'string') throw invalid('email is required.');
-  const email = value.trim();
-  if (email.length > 254 || !EMAIL.test(email)) throw invalid(`"${email}" is not a valid email address.`);
-  return email;
-}
-
 export function parseName(value: unknown, field: string, required: boolean): string | null {
   if (value === undefined || value === null) {
     if (required) throw invalid(`${field} is required.`);

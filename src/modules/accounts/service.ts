@@ -6,6 +6,7 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
 import type { Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { mailboxOrNull, parseMailbox } from '../../kernel/mailbox.ts';
 import * as policy from './policy.ts';
 import type { AccountActing, Acting } from './policy.ts';
 import { presentAccount, presentMember, presentMembership, presentTeam } from './presenters.ts';
@@ -14,7 +15,6 @@ import {
   type AccountView,
   type LimitChange,
   type MembershipView,
-  parseEmail,
   parseFeatures,
   parseLimitChange,
   parseName,
@@ -59,7 +59,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
 
   const accounts = {
     async create(input: { email: string; name?: string | null }): Promise<AccountView> {
-      const email = parseEmail(input.email);
+      const email = parseMailbox(input.email);
       const name = parseName(input.name, 'name', false);
       const row = await repo.insertAccount(db, { id: `acc_${crypto.randomUUID()}`, email, name });
       if (!row) throw new AppError('conflict', `An account with the email ${email} already exists.`);
@@ -69,7 +69,8 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       return presentAccount(await requireAccount(db, id));
     },
     async findByEmail(email: string): Promise<AccountView | null> {
-      const row = await repo.findAccountByEmail(db, email.trim());
+      const mailbox = mailboxOrNull(email);
+      const row = mailbox ? await repo.findAccountByEmail(db, mailbox) : undefined;
       return row ? presentAccount(row) : null;
     },
     /** Records that the person opened mail sent to the account's address (sign-in, approvals). */
@@ -77,8 +78,9 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       await repo.markEmailVerified(db, accountId, clock.now());
     },
     async requireByEmail(email: string): Promise<AccountView> {
-      const row = await repo.findAccountByEmail(db, parseEmail(email));
-      if (!row) throw new AppError('not_found', `No account with the email ${email.trim()}.`);
+      const mailbox = parseMailbox(email);
+      const row = await repo.findAccountByEmail(db, mailbox);
+      if (!row) throw new AppError('not_found', `No account with the email ${mailbox}.`);
       return presentAccount(row);
     },
     async setLimits(by: Acting, input: { accountId: string; limits: LimitChange }): Promise<AccountView> {
@@ -178,8 +180,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       const role = parseRole(input.role);
       const { callerRole } = await visibleTeam(db, by, input.teamId);
       policy.requireMembershipChange(by, callerRole, { accountId: null, from: null, to: role });
-      const email = input.email.trim();
-      if (email === '') throw new AppError('invalid_request', 'Enter the email address of the person to add.');
+      const email = parseMailbox(input.email);
       const person = await repo.findAccountByEmail(db, email);
       if (!person) throw new AppError('invalid_request', `No one has signed in with ${email} yet. Ask them to sign in once, then add them.`);
       return changeMembership(by, { teamId: input.teamId, accountId: person.id }, role, false);

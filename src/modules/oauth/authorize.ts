@@ -1,14 +1,15 @@
 // The authorization endpoint's logic (RFC 6749 §4.1.1–§4.1.2, OAuth 2.1 §4.1): the request is
 // checked, the person chooses Personal or a team, and a code bound to the client, the redirect
 // URI, the PKCE challenge, the grant's owner, scopes and resource goes back in the redirect with
-// `state` and `iss` (RFC 9207 §2).
+// `state` and `iss` (RFC 9207 §2). A request that cannot be served is an error for the person,
+// never a redirect (RFC 9700 §4.11.2).
 import { createHash } from 'node:crypto';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Scope } from '../../kernel/operations.ts';
 import { hashCredential, randomBase62 } from '../credentials/index.ts';
 import type { Client, Clients } from './clients.ts';
-import { type OAuthErrorCode, oauthCodeOf, oauthError } from './errors.ts';
+import { oauthError } from './errors.ts';
 import * as repo from './repo.ts';
 import { isPkceValue, parseResource, parseScopeParam, single } from './schema.ts';
 import type { ResourceName } from './tables.ts';
@@ -35,9 +36,6 @@ export interface OwnerChoice {
   scopes: Scope[];
 }
 
-/** The checked request, or where to send the browser with an error (RFC 6749 §4.1.2.1). */
-export type Checked = { request: AuthorizationRequest } | { redirect: string };
-
 const KNOWN_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'];
 
 export function s256(verifier: string): string {
@@ -57,19 +55,16 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
     return url.toString();
   }
 
-  function errorRedirect(redirectUri: string, state: string | null, code: OAuthErrorCode | string, description: string): string {
-    return redirectTo(redirectUri, state, { error: code, error_description: description });
-  }
-
   return {
     redirectTo,
 
     /**
-     * Checks an authorization request. A missing or unknown client or a redirect URI the client did
-     * not register is thrown (shown to the person, never redirected: RFC 6749 §4.1.2.1); anything
-     * else wrong goes back to the client as an error redirect.
+     * Checks an authorization request; anything wrong is thrown with its RFC 6749 §4.1.2.1 code and
+     * shown on the service's own page, never redirected. RFC 9700 §4.11.2: before the person has
+     * signed in and acted, a redirect to a URI any self-registered client may name would make this
+     * server an open redirector; the client hears back only after the person approves or denies.
      */
-    async check(query: Record<string, unknown>): Promise<Checked> {
+    async check(query: Record<string, unknown>): Promise<AuthorizationRequest> {
       const params: Record<string, string> = {};
       for (const name of KNOWN_PARAMS) {
         const v = single(query, name);
@@ -81,29 +76,20 @@ export function createAuthorize(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'
       if (redirectUri === undefined) throw oauthError('invalid_request', 'redirect_uri is required.');
       if (!client.redirectUris.includes(redirectUri))
         throw oauthError('invalid_request', 'This redirect_uri is not one the client registered (it must match exactly).');
-      const state = params.state ?? null;
-      const fail = (code: OAuthErrorCode, description: string): Checked => ({ redirect: errorRedirect(redirectUri, state, code, description) });
-      if (params.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
+      if (params.response_type !== 'code') throw oauthError('unsupported_response_type', 'Only response_type=code is supported.');
       // OAuth 2.1 §4.1.1 / RFC 7636 §4.3: PKCE is required, and only S256 (plain is refused).
-      if (params.code_challenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE with S256).');
-      if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted.');
+      if (params.code_challenge === undefined) throw oauthError('invalid_request', 'code_challenge is required (PKCE with S256).');
+      if (params.code_challenge_method !== 'S256') throw oauthError('invalid_request', 'code_challenge_method must be S256; plain is not accepted.');
       if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge))
-        return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
-      let scopes: Scope[];
-      let resource: ResourceName | null;
-      try {
-        scopes = parseScopeParam(params.scope);
-        resource = parseResource(query.resource, config.baseUrl);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        return fail(oauthCodeOf(err) as OAuthErrorCode, err.message);
-      }
-      return { request: { client, redirectUri, state, codeChallenge: params.code_challenge, scopes, resource, params } };
+        throw oauthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+      const scopes = parseScopeParam(params.scope);
+      const resource = parseResource(query.resource, config.baseUrl);
+      return { client, redirectUri, state: params.state ?? null, codeChallenge: params.code_challenge, scopes, resource, params };
     },
 
     /** The person said no (RFC 6749 §4.1.2.1 access_denied). */
     deny(request: AuthorizationRequest): string {
-      return errorRedirect(request.redirectUri, request.state, 'access_denied', 'The person declined to connect this app.');
+      return redirectTo(request.redirectUri, request.state, { error: 'access_denied', error_description: 'The person declined to connect this app.' });
     },
 
     /** The person approved for one owner: a single-use code, bound to everything it may be redeemed with. */

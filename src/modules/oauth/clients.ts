@@ -61,8 +61,9 @@ function present(row: repo.ClientRow): Client {
 
 export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, fetchDocument: DocumentFetch) {
   const { db, clock, config } = deps;
-  // Plain http and private addresses are for trying the service on one machine only ("outside development").
-  const development = config.nodeEnv === 'development' || config.nodeEnv === 'test';
+  // Plain http and loopback documents only when OUTBOUND_ALLOW_LOOPBACK says so (off by default,
+  // refused in production), as for every other fetch of a URL someone gave.
+  const allowLoopback = config.outbound.allowLoopback;
 
   return {
     /**
@@ -124,7 +125,7 @@ export function createClients(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
       const cached = await repo.findClient(db, clientId);
       const now = clock.now();
       if (cached && cached.kind === 'metadata_document' && cached.fresh_until && cached.fresh_until.getTime() > now.getTime()) return present(cached);
-      const doc = await readMetadataDocument(clientId, fetchDocument, { development, now });
+      const doc = await readMetadataDocument(clientId, fetchDocument, { allowLoopback, now });
       const checked = checkClientMetadata(doc.metadata);
       const row = {
         id: clientId,

@@ -17,15 +17,19 @@ export const MAX_REDIRECTS = 3;
 const DEFAULT_FRESH_SECONDS = 300;
 const MAX_FRESH_SECONDS = 24 * 3600;
 
-/** §3: an https URL with a path, no fragment, no credentials, no dot segments. */
-export function checkClientIdUrl(value: string, development: boolean): URL {
+/**
+ * §3: an https URL with a path, no fragment, no credentials, no dot segments. Plain http only with
+ * OUTBOUND_ALLOW_LOOPBACK, the one setting of every fetch of a URL someone gave (local stand-ins
+ * in development and tests).
+ */
+export function checkClientIdUrl(value: string, allowLoopback: boolean): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw oauthError('invalid_client', 'The client_id URL is not valid.');
   }
-  const scheme = url.protocol === 'https:' || (development && url.protocol === 'http:');
+  const scheme = url.protocol === 'https:' || (allowLoopback && url.protocol === 'http:');
   if (!scheme) throw oauthError('invalid_client', 'A client_id URL must use https.');
   if (url.username || url.password || value.includes('#')) throw oauthError('invalid_client', 'A client_id URL must not carry credentials or a fragment.');
   if (url.pathname === '/' || /\/\.\.?(\/|$)/.test(value.replace(/^https?:\/\/[^/]+/, ''))) {
@@ -47,33 +51,39 @@ export function freshSeconds(headers: Headers, now: Date): number {
   return DEFAULT_FRESH_SECONDS;
 }
 
+/**
+ * Whatever went wrong on the way — a refused or unresolvable address, no connection, a timeout, a
+ * status other than 200, a body too large or not a JSON object — the caller learns only this: a
+ * stranger names the URL, and telling these apart would map which hosts and ports answer.
+ */
+const unfetchable = () => oauthError('invalid_client', 'The client metadata document could not be fetched.');
+
 export async function readMetadataDocument(
   clientId: string,
   fetchDocument: DocumentFetch,
-  options: { development: boolean; now: Date },
+  options: { allowLoopback: boolean; now: Date },
 ): Promise<{ metadata: Record<string, unknown>; freshUntil: Date }> {
-  checkClientIdUrl(clientId, options.development);
+  checkClientIdUrl(clientId, options.allowLoopback);
   let res: Awaited<ReturnType<DocumentFetch>>;
   try {
     res = await fetchDocument(clientId, {
       maxBytes: MAX_DOCUMENT_BYTES,
       timeoutMs: FETCH_TIMEOUT_MS,
       maxRedirects: MAX_REDIRECTS,
-      allowLoopback: options.development,
+      allowLoopback: options.allowLoopback,
       headers: { accept: 'application/json' },
     });
-  } catch (err) {
-    const why = err instanceof Error ? err.message : 'it could not be fetched';
-    throw oauthError('invalid_client', `The client metadata document could not be fetched: ${why}`);
+  } catch {
+    throw unfetchable();
   }
-  if (res.status !== 200) throw oauthError('invalid_client', `The client metadata document answered ${res.status}, not 200.`);
+  if (res.status !== 200) throw unfetchable();
   let doc: unknown;
   try {
     doc = JSON.parse(res.body);
   } catch {
-    throw oauthError('invalid_client', 'The client metadata document is not JSON.');
+    throw unfetchable();
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw oauthError('invalid_client', 'The client metadata document is not a JSON object.');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw unfetchable();
   const metadata = doc as Record<string, unknown>;
   // §4.1: the document names itself; one that names another URL describes another client.
   if (metadata.client_id !== clientId) throw oauthError('invalid_client', "The client metadata document's client_id is not the URL it was fetched from.");

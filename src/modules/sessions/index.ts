@@ -17,5 +17,5 @@ export const SESSION_COOKIE = 'ct_session';
 /** The header a cookie-authenticated API write carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 
-export { parseSigninEmail, SESSION_TTL_SECONDS, type SessionInfo, type StartedSession } from './service.ts';
+export { SESSION_TTL_SECONDS, type SessionInfo, type StartedSession } from './service.ts';
 export { csrfTokenFor, verifyCsrf } from './tokens.ts';

@@ -1,23 +1,35 @@
 // The sessions module's SQL: the only code touching signin_links and sessions.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
 
 type Q = Kysely<DB>;
 
-export async function insertLink(db: Q, row: { id: string; email: string; hash: Buffer; expires_at: Date }): Promise<void> {
+export async function insertLink(
+  db: Q,
+  row: { id: string; email: string; hash: Buffer; expires_at: Date; client_ip: string; created_at: Date },
+): Promise<void> {
   await db.insertInto('signin_links').values(row).execute();
 }
 
-/** Links for an address still open at `now`: requests beyond a few are refused (mail bombing). */
-export async function countOpenLinks(db: Q, email: string, now: Date): Promise<number> {
+/** Links asked for since `since`, for this mailbox and from this client address: what the limits count. */
+export async function countRecentLinks(db: Q, email: string, clientIp: string, since: Date) {
+  const forEmail = sql`lower(email) = lower(${email})`;
+  const fromClient = sql`client_ip = ${clientIp}`;
   const row = await db
     .selectFrom('signin_links')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .select([
+      sql<number>`count(*) filter (where ${forEmail})`.as('by_email'),
+      sql<Date | null>`min(created_at) filter (where ${forEmail})`.as('oldest_by_email'),
+      sql<number>`count(*) filter (where ${fromClient})`.as('by_client'),
+      sql<Date | null>`min(created_at) filter (where ${fromClient})`.as('oldest_by_client'),
+    ])
+    .where('created_at', '>', since)
+    .where(sql<boolean>`(${forEmail} or ${fromClient})`)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return {
+    byEmail: { count: Number(row.by_email), oldest: row.oldest_by_email },
+    byClient: { count: Number(row.by_client), oldest: row.oldest_by_client },
+  };
 }
 
 export async function findOpenLink(db: Q, hash: Buffer, now: Date): Promise<{ email: string } | null> {
@@ -44,8 +56,9 @@ export async function takeLink(db: Q, hash: Buffer, now: Date): Promise<{ email:
   return row ?? null;
 }
 
-export async function deleteExpiredLinks(db: Q, now: Date): Promise<void> {
-  await db.deleteFrom('signin_links').where('expires_at', '<=', now).execute();
+/** Expired links the limits no longer count (asked for before `countedSince`) go. */
+export async function deleteExpiredLinks(db: Q, now: Date, countedSince: Date): Promise<void> {
+  await db.deleteFrom('signin_links').where('expires_at', '<=', now).where('created_at', '<=', countedSince).execute();
 }
 
 export async function insertSession(db: Q, row: { id: string; account_id: string; hash: Buffer; now: Date; expires_at: Date }): Promise<void> {

@@ -1,4 +1,4 @@
-// Kysely types of the sessions module's tables (migration 0050).
+// Kysely types of the sessions module's tables (migrations 0050, 0160).
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -12,6 +12,8 @@ export interface SigninLinksTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: DefaultTimestamp;
+  /** The client address group it was asked for from (migration 0160); null on older rows. */
+  client_ip: string | null;
 }
 
 export interface SessionsTable {

@@ -8,23 +8,16 @@
 //      (basic/authorization §Authorization Server Discovery).
 //   3. The request is counted once: a tools/call by admitting its operation (surfaces/http/admit.ts),
 //      anything else as one request. Refusals of the HTTP layer render as JSON-RPC errors (render.ts).
-import { localhostAllowedHostnames, ProtocolError, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { ProtocolError, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { countRequest } from '../http/admit.ts';
 import { authenticateRequests } from '../http/guard.ts';
+import { servedHostnames } from '../http/host-names.ts';
 import { renderJsonRpc, useRenderer } from '../http/render.ts';
 import { createMcpServer } from './server.ts';
 import { errorMessage, errorStatus, readInbound } from './wire.ts';
-
-/**
- * Host names a request may name: the public URL's and the loopback names. A rebinding attack
- * names the attacker's host (a name that resolves to this server), never these.
- */
-function allowedHostnames(baseUrl: string): string[] {
-  return [...new Set([new URL(baseUrl).hostname, ...localhostAllowedHostnames()])];
-}
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -33,7 +26,7 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 
 export function mcpSurface(ctx: AppContext) {
   const server = createMcpServer(ctx);
-  const hostnames = allowedHostnames(ctx.config.baseUrl);
+  const hostnames = servedHostnames(ctx.config.baseUrl);
 
   /** Gate 1: basic/transports §Security Warning — servers MUST validate Origin; Host guards local binds. */
   async function checkOrigin(request: FastifyRequest): Promise<void> {

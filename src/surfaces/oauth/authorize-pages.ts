@@ -1,8 +1,10 @@
 // The authorization endpoint (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): GET shows the consent page (or
 // sends a signed-out person to sign in by email link, who comes back here afterwards); POST is the
 // person's decision, which redirects to the client with a code or access_denied, `state` echoed
-// and `iss` added (RFC 9207). A request with an unknown client or an unregistered redirect URI is
-// shown as an error page and never redirected (RFC 6749 §4.1.2.1).
+// and `iss` added (RFC 9207). Every error of the request itself — an unknown client or
+// unregistered redirect URI (RFC 6749 §4.1.2.1) and equally a bad response_type, PKCE, scope or
+// resource — is shown on this service's page, signed in or not, and never redirected: only the
+// person's own Approve or Deny sends the browser to the client (RFC 9700 §4.11.2, open redirectors).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -22,9 +24,11 @@ function consentCsp(redirectUri: string): string {
   return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${target}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-/** Errors of the request itself are shown to the person (never redirected) with status 400. */
+/** Errors of the request itself are shown to the person with status 400 and the OAuth code, never redirected. */
 function shown(err: unknown): never {
-  if (err instanceof AppError && err.status === 401) throw new AppError('invalid_request', err.message);
+  if (err instanceof AppError && err.status < 500) {
+    throw new AppError('invalid_request', `${err.message} (OAuth error ${err.protocolCode ?? 'invalid_request'}; nothing was shared with the app.)`);
+  }
   throw err;
 }
 
@@ -48,28 +52,26 @@ export function authorizePages(ctx: AppContext) {
 
     app.get('/oauth/authorize', async (request, reply) => {
       const checked = await check(request.query as Record<string, unknown>);
-      if ('redirect' in checked) return reply.redirect(checked.redirect, 303);
       const session = request.signedIn;
       if (!session) {
         // Sign in by email link first; confirming the link comes back to this very request.
         setReturnTo(ctx, reply, request.url);
         return reply.redirect('/signin', 303);
       }
-      return consent(request, reply, session, checked.request, 200, null);
+      return consent(request, reply, session, checked, 200, null);
     });
 
     app.post('/oauth/authorize', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
       const session = request.signedIn;
       if (!session) throw new AppError('forbidden', 'You are signed out. Sign in again and repeat what you were doing.');
       const checked = await check(request.body as Record<string, unknown>);
-      if ('redirect' in checked) return reply.redirect(checked.redirect, 303);
-      if (field(request.body, 'decision') === 'deny') return reply.redirect(oauth.authorize.deny(checked.request), 303);
-      if (field(request.body, 'decision') !== 'approve') return consent(request, reply, session, checked.request, 400, 'Choose Approve or Deny.');
+      if (field(request.body, 'decision') === 'deny') return reply.redirect(oauth.authorize.deny(checked), 303);
+      if (field(request.body, 'decision') !== 'approve') return consent(request, reply, session, checked, 400, 'Choose Approve or Deny.');
       try {
-        return reply.redirect(await oauth.approve(checked.request, session.actor.account.id, field(request.body, 'owner')), 303);
+        return reply.redirect(await oauth.approve(checked, session.actor.account.id, field(request.body, 'owner')), 303);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
-        return consent(request, reply, session, checked.request, err.status, err.message);
+        return consent(request, reply, session, checked, err.status, err.message);
       }
     });
   };

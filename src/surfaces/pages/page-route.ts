@@ -16,6 +16,7 @@ import { notModified, responseCacheFor } from '../http/response-cache.ts';
 import { schemaErrorFormatter } from '../http/schema-errors.ts';
 import { errorTitle, sendErrorPage } from '../web/errors.ts';
 import { markdownPath, publicPage } from './layout.ts';
+import { PAGE_CSP } from './public-answer.ts';
 import type { PageModel } from './model.ts';
 import { renderMarkdown } from './render-markdown.ts';
 
@@ -34,17 +35,7 @@ export interface PageDef {
 
 /** Public pages may be stored by any cache for a minute, then revalidated with the ETag. */
 const CACHE_CONTROL = 'public, max-age=60';
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const KEPT_HEADERS = [
-  'etag',
-  'link',
-  'last-modified',
-  'cache-control',
-  'content-security-policy',
-  'x-content-type-options',
-  'x-frame-options',
-  'referrer-policy',
-] as const;
+const KEPT_HEADERS = ['etag', 'link', 'last-modified', 'cache-control', 'content-security-policy', 'x-content-type-options'] as const;
 
 const isMarkdown = (request: FastifyRequest) => request.url.split('?', 1)[0]!.endsWith('.md');
 
@@ -90,10 +81,10 @@ export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef
       .type(representation === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8')
       .header('Cache-Control', CACHE_CONTROL)
       .header('ETag', etag)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Referrer-Policy', 'strict-origin-when-cross-origin');
+      .header('X-Content-Type-Options', 'nosniff');
     if (lastModified) reply.header('Last-Modified', lastModified);
-    if (representation === 'html') reply.header('Content-Security-Policy', CSP).header('X-Frame-Options', 'DENY');
+    // The other security headers of an HTML answer: surfaces/http/security-headers.ts.
+    if (representation === 'html') reply.header('Content-Security-Policy', PAGE_CSP);
     else reply.header('Link', `<${base}${model.path}>; rel="canonical"`);
     if (notModified(request, etag, lastModified)) return reply.status(304).send();
     return reply.status(200).send(body);

@@ -36,9 +36,9 @@ export const contentTypes = {
 function publicHeaders(reply: FastifyReply, type: string): void {
   reply.header('Cache-Control', PUBLIC_CACHE).header('X-Content-Type-Options', 'nosniff');
   if (!type.startsWith('text/html')) return;
-  // A page that needs its own policy (the API docs' viewer) sets it first.
+  // A page that needs its own policy (the API docs' viewer) sets it first; the other security
+  // headers of an HTML answer are set by surfaces/http/security-headers.ts.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', PAGE_CSP);
-  reply.header('X-Frame-Options', 'DENY');
 }
 
 /**

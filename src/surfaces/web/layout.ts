@@ -2,6 +2,7 @@
 // without JavaScript; every value goes through hono/html's `html` template, which escapes it.
 import type { FastifyReply } from 'fastify';
 import { html } from 'hono/html';
+import { STRICT_PAGE_CSP } from '../http/security-headers.ts';
 
 export type Html = ReturnType<typeof html>;
 
@@ -65,20 +66,12 @@ export function noticeBox(message: string | null | undefined): Html | string {
 }
 
 /**
- * Sends a page. Pages about a person are never stored by any cache; framing is refused
- * (clickjacking) and no Referer leaves the site (a sign-in link's code is in the URL).
+ * Sends a page. Pages about a person are never stored by any cache; the security headers of every
+ * HTML answer (no framing, no Referer leaving the site) are set by surfaces/http/security-headers.ts,
+ * with `csp` as this page's Content-Security-Policy.
  */
-const pageCsp = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-export async function sendPage(reply: FastifyReply, status: number, content: Html, csp: string = pageCsp): Promise<FastifyReply> {
-  reply
-    .status(status)
-    .type('text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Frame-Options', 'DENY')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Security-Policy', csp);
+export async function sendPage(reply: FastifyReply, status: number, content: Html, csp: string = STRICT_PAGE_CSP): Promise<FastifyReply> {
+  reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Content-Security-Policy', csp);
   return reply.send(String(await content));
 }
 

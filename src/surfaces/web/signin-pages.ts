@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { clientIp } from '../http/client-ip.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, type Html, page, sendPage, type Viewer } from './layout.ts';
 import { takeReturnTo } from './return-to.ts';
@@ -41,11 +42,14 @@ export function signinPages(ctx: AppContext) {
 
     app.post('/signin', { preHandler: requireCsrf(ctx) }, async (request, reply) => {
       const email = field(request.body, 'email');
+      let mailbox: string;
       try {
-        await sessions.requestLink(email);
+        mailbox = await sessions.requestLink(email, clientIp(request, ctx.config.trustProxy));
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
         const token = formToken(ctx, request, reply);
+        // A 429 says when to try again (RFC 9110 §10.2.3).
+        for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
         return sendPage(reply, err.status, page('Sign in', viewerOf(request), signinForm(token, email, err.message)));
       }
       const minutes = Math.max(1, Math.round(ctx.config.ttl.signinLink / 60));
@@ -55,7 +59,7 @@ export function signinPages(ctx: AppContext) {
         page(
           'Check your email',
           viewerOf(request),
-          html`<p class="notice">We sent a sign-in link to <strong>${email.trim()}</strong>. It works once and expires in ${minutes} minutes.</p>
+          html`<p class="notice">We sent a sign-in link to <strong>${mailbox}</strong>. It works once and expires in ${minutes} minutes.</p>
 <p>No mail? Check your spam folder, or <a href="/signin">ask for another link</a>.</p>`,
         ),
       );

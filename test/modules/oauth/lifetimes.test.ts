@@ -21,15 +21,14 @@ after(async () => {
 
 async function codeFor(clientId: string, verifier: string): Promise<string> {
   const oauth = t.ctx.services.oauth;
-  const checked = await oauth.authorize.check({
+  const request = await oauth.authorize.check({
     response_type: 'code',
     client_id: clientId,
     redirect_uri: REDIRECT,
     code_challenge: s256(verifier),
     code_challenge_method: 'S256',
   });
-  assert.ok('request' in checked);
-  return new URL(await oauth.approve(checked.request, accountId, 'personal')).searchParams.get('code')!;
+  return new URL(await oauth.approve(request, accountId, 'personal')).searchParams.get('code')!;
 }
 
 const rejects = (p: Promise<unknown>, code: string) => assert.rejects(p, (err: any) => err.protocolCode === code);

@@ -18,7 +18,7 @@ after(async () => {
 });
 
 async function linkFor(email: string): Promise<string> {
-  await t.ctx.services.sessions.requestLink(email);
+  await t.ctx.services.sessions.requestLink(email, '203.0.113.20');
   const mail = t.ctx.services.mailer.outbox().find((m) => m.to === email);
   assert.ok(mail, 'the link went to the outbox');
   return decodeURIComponent(/code=(\S+)/.exec(mail.text)![1]!);
@@ -60,9 +60,9 @@ test('an existing account signs in without a second account being made', async (
 
 test('too many open links for one address are refused', async () => {
   const { sessions } = t.ctx.services;
-  for (let i = 0; i < 5; i++) await sessions.requestLink('flood@example.org');
-  await assert.rejects(sessions.requestLink('flood@example.org'), (e: unknown) => e instanceof AppError && e.code === 'rate_limited');
-  await assert.rejects(sessions.requestLink('nope'), (e: unknown) => e instanceof AppError && e.code === 'invalid_request');
+  for (let i = 0; i < 5; i++) await sessions.requestLink('flood@example.org', '203.0.113.21');
+  await assert.rejects(sessions.requestLink('flood@example.org', '203.0.113.21'), (e: unknown) => e instanceof AppError && e.code === 'rate_limited');
+  await assert.rejects(sessions.requestLink('nope', '203.0.113.21'), (e: unknown) => e instanceof AppError && e.code === 'invalid_request');
 });
 
 test('sessions slide: used within 30 days they stay, left alone they end', async () => {

@@ -58,13 +58,18 @@ async function explain(by: ReturnType<typeof asAccount>, err: Error): Promise<ne
   throw new Error(`${err.message}\n${JSON.stringify({ deliveries, jobs: jobs.rows, now: new Date() }, null, 1)}`);
 }
 
-test('endpoint URLs at private, link-local, unique-local or mapped addresses, or not https-like, are refused and nothing is stored', async () => {
+test('endpoint URLs at private, link-local, unique-local, loopback or IPv4-carrying IPv6 addresses, or not https-like, are refused and nothing is stored', async () => {
   const { by } = await person();
   for (const url of [
     'http://10.0.0.1/hook',
     'https://169.254.169.254/latest',
     'https://[fd00::1]/x',
     'https://[::ffff:192.168.0.1]/',
+    // IPv4-compatible, NAT64, 6to4 and Teredo forms of loopback and private addresses (issue 17).
+    'https://[::127.0.0.1]:8765/hook',
+    'https://[64:ff9b::7f00:1]/hook',
+    'https://[2002:a00:1::1]/hook',
+    'https://[2001:0:7f00:1::fefe:fefe]/hook',
     'ftp://example.com/',
     'https://user:pw@example.com/',
     'not a url',

@@ -1,7 +1,7 @@
 // Client ID metadata documents: a client_id that is a URL names its own metadata, fetched through
-// the SSRF guard. Local servers stand in for remote clients (NODE_ENV=test allows http and
-// loopback only; private and link-local addresses are refused everywhere, and so are redirects to
-// them, oversized and slow documents).
+// the SSRF guard. Local servers stand in for remote clients (OUTBOUND_ALLOW_LOOPBACK=true allows
+// http and loopback only; private and link-local addresses are refused everywhere, and so are
+// redirects to them, oversized and slow documents).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,7 +54,7 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  o = await startOAuthTest();
+  o = await startOAuthTest({ OUTBOUND_ALLOW_LOOPBACK: 'true' });
   browser = await o.signIn('documents@example.org');
 });
 after(async () => {

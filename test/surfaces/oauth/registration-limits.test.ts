@@ -197,14 +197,14 @@ test('the clean-up is scheduled hourly on the job queue and runs there', async (
 
 test('a client cleaned up between the consent page and Approve is a 400 that says so, not a server error', async () => {
   const client = await registerFrom('198.51.100.40');
-  const { request } = (await o.t.ctx.services.oauth.authorize.check({
+  const request = await o.t.ctx.services.oauth.authorize.check({
     response_type: 'code',
     client_id: client.client_id,
     redirect_uri: METADATA.redirect_uris[0],
     code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
     code_challenge_method: 'S256',
     scope: 'public.read',
-  })) as { request: any };
+  });
   const account = await o.t.ctx.services.accounts.create({ email: 'gone-app@example.org' });
   await o.t.ctx.db.deleteFrom('oauth_clients').where('id', '=', client.client_id).execute();
   await assert.rejects(o.t.ctx.services.oauth.approve(request, account.id, 'personal'), (err: any) => {

@@ -177,7 +177,7 @@ test('the v2 description of a write route documents Idempotency-Key, 409 and 422
 });
 
 async function signIn(email: string): Promise<string> {
-  await t.ctx.services.sessions.requestLink(email);
+  await t.ctx.services.sessions.requestLink(email, '203.0.113.30');
   const mail = t.ctx.services.mailer.outbox().find((m) => m.to === email);
   const code = /code=([^\s&]+)/.exec(mail!.text)![1]!;
   return (await t.ctx.services.sessions.useLink(decodeURIComponent(code))).token;

@@ -28,8 +28,11 @@ export function csrfOf(body: string): string {
 export class Browser {
   readonly jar = new Map<string, string>();
   readonly app: FastifyInstance;
-  constructor(app: FastifyInstance) {
+  /** The address the browser connects from (app.inject's default is 127.0.0.1). */
+  readonly remoteAddress: string | undefined;
+  constructor(app: FastifyInstance, options: { remoteAddress?: string } = {}) {
     this.app = app;
+    this.remoteAddress = options.remoteAddress;
   }
 
   cookieHeader(): string {
@@ -40,6 +43,7 @@ export class Browser {
     const res = await this.app.inject({
       method,
       url,
+      ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
       headers: {
         ...(this.jar.size ? { cookie: this.cookieHeader() } : {}),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),

@@ -2,7 +2,7 @@
 // also names its RFC 8628 §3.5 / RFC 6749 §5.2 error code, which the agent surface renders as
 // `{ error, error_description }`.
 import { AppError } from '../../../kernel/errors.ts';
-import { parseSigninEmail } from '../../sessions/index.ts';
+import { parseMailbox } from '../../../kernel/mailbox.ts';
 
 export type ClaimErrorCode = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant';
 
@@ -25,7 +25,7 @@ export function parseRegistration(input: unknown): { email: string; agentName: s
   const body = input as Record<string, unknown>;
   const unknown = Object.keys(body).filter((k) => !['email', 'agent_name', 'agent_uri'].includes(k));
   if (unknown.length) throw invalid(`Unknown field ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; send email, agent_name and optionally agent_uri.`);
-  const email = parseSigninEmail(body.email);
+  const email = parseMailbox(body.email);
   const name = typeof body.agent_name === 'string' ? body.agent_name.trim() : '';
   if (name === '') throw invalid('agent_name is required: the name the person will see.');
   if (name.length > 100) throw invalid('agent_name must be at most 100 characters.');
