@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { csrfTokenFor } from '../../../src/modules/sessions/index.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import { type Harness, startGraphQL } from './helpers.ts';
+import { signIn as signInAs } from '../v2/team-helpers.ts';
 
 let h: Harness;
 before(async () => {
@@ -20,10 +21,7 @@ after(async () => {
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 async function signIn(email: string): Promise<{ token: string; csrfToken: string }> {
-  const { sessions, mailer } = h.t.ctx.services;
-  await sessions.requestLink(email);
-  const mail = mailer.outbox().find((m) => m.to === email)!;
-  const { token } = await sessions.useLink(decodeURIComponent(/code=(\S+)/.exec(mail.text)![1]!));
+  const token = await signInAs(h.t, email);
   return { token, csrfToken: csrfTokenFor(token) };
 }
 

@@ -179,8 +179,11 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
       return told(await runOne(resolveSource(source), options));
     },
     async loadSampleIfEmpty(onProgress) {
-      const any = await sql<{ present: boolean }>`select exists (select 1 from matters) as present`.execute(db);
-      if (any.rows[0]?.present) return false;
+      // Loaded unless no matters exist, or a sample load started and never finished (the process
+      // was killed half-way): the ingest is idempotent, so running it again completes it.
+      const state = await sql<{ present: boolean; unfinished: boolean | null }>`select exists (select 1 from matters) as present,
+        (select last_success_at is null or last_success_at < last_started_at from source_sync where source = 'sample') as unfinished`.execute(db);
+      if (state.rows[0]?.present && !state.rows[0]?.unfinished) return false;
       await told(await runSample({ onProgress }));
       return true;
     },
