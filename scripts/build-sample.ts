@@ -44,8 +44,11 @@ if (!council) throw new Error('no City Council body in the meeting list');
 council.members = alders.map((a) => ({ displayName: a.display_name, personId: a.person_id, startDate: a.council_start_date, endDate: null }));
 write('elms/body.json', list([...bodies.values()]));
 
-// Matters: the split roll calls (with their votes by ward) and DataMade's record numbers.
-const wardPerson = new Map(alders.map((a) => [a.ward, a.display_name]));
+// Matters: the City Council roll calls (with their votes by ward) and DataMade's record numbers.
+// A ward's vote is given to the ward's alderperson of the roster only on or after the day that
+// person joined the council; a ward the export leaves out (or one whose vote cannot be placed) is
+// not reported: no vote is written for it, and the published tallies are kept as published.
+const wardPerson = new Map(alders.map((a) => [a.ward, a]));
 interface Split {
   matter_id: string;
   record_number: string;
@@ -53,11 +56,24 @@ interface Split {
   title: string;
   matter_type: string;
   action_name: string;
+  tallies: Record<string, number>;
   votes_by_ward: Record<string, string>;
   attachments: Array<{ attachment_type: string; file_name: string; url: string }>;
 }
+const TALLY_KEYS: Record<string, string> = {
+  count_yea: 'yea',
+  count_nay: 'nay',
+  count_absent: 'absent',
+  count_not_voting: 'notVoting',
+  count_present: 'present',
+  count_recused: 'recused',
+  count_vacant: 'vacant',
+  count_rising_vote: 'risingVote',
+};
 const matters = new Map<string, Record<string, any>>();
-for (const e of json('elms_derived/lukeleisman_chicago_council/split_events_first10.json') as Split[]) {
+let notReported = 0;
+const splits = json('elms_derived/lukeleisman_chicago_council/split_events.json') as Split[];
+for (const e of splits) {
   const m = matters.get(e.matter_id) ?? {
     matterId: e.matter_id,
     recordNumber: e.record_number,
@@ -68,8 +84,13 @@ for (const e of json('elms_derived/lukeleisman_chicago_council/split_events_firs
   };
   const votes = Object.entries(e.votes_by_ward)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([ward, vote]) => ({ voterName: wardPerson.get(ward), vote }));
-  m.actions.push({ actionDate: `${e.action_date}T00:00:00`, actionName: e.action_name, actionByName: 'City Council', sort: m.actions.length + 1, votes });
+    .flatMap(([ward, vote]) => {
+      const alder = wardPerson.get(ward);
+      return alder?.council_start_date && alder.council_start_date <= e.action_date ? [{ voterName: alder.display_name, vote }] : [];
+    });
+  const tallies = Object.fromEntries(Object.entries(e.tallies).map(([k, v]) => [TALLY_KEYS[k] ?? k, v]));
+  notReported += Object.values(e.tallies).reduce((a, b) => a + b, 0) - votes.length;
+  m.actions.push({ actionDate: `${e.action_date}T00:00:00`, actionName: e.action_name, actionByName: 'City Council', sort: 0, votes, tallies });
   matters.set(e.matter_id, m);
 }
 const TYPES: Array<[RegExp, string]> = [
@@ -156,4 +177,6 @@ for (const r of older) {
   mkdirSync(join(out, 'campaign-finance/receipts'), { recursive: true });
   copyFileSync(join(dataDir, cf, 'receipts_by_ward', `Ward${r.WARD}.tsv`), join(out, 'campaign-finance/receipts', `${r.ISBE_COMMITTEE_ID}.tsv`));
 }
-process.stdout.write(`sample written to ${out}: ${alders.length} alderpersons, ${matters.size} matters, ${meetings.data.length} meetings\n`);
+process.stdout.write(
+  `sample written to ${out}: ${alders.length} alderpersons, ${matters.size} matters, ${splits.length} roll calls (${notReported} votes not reported), ${meetings.data.length} meetings\n`,
+);

@@ -121,6 +121,8 @@ export const presentRollCall = (r: Row): RollCallOut => ({
     vacant: r.vacant,
     risingVote: r.rising_vote,
   },
+  talliesPublished: r.tallies_published,
+  votesReported: r.votes_reported,
   ...provenance(r),
 });
 

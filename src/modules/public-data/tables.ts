@@ -220,6 +220,8 @@ export interface RollCallsTable extends Provenance {
   recused: Generated<number>;
   vacant: Generated<number>;
   rising_vote: Generated<number>;
+  /** The tallies are the source's published ones (true) or counted from the votes (false). */
+  tallies_published: Generated<boolean>;
 }
 
 export interface VotesTable {

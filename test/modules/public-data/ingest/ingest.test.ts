@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { retryAfterMs } from '../../../../src/modules/public-data/ingest/http-client.ts';
@@ -50,14 +51,14 @@ test('the bundled sample loads once, through the adapters, and serves real recor
   const lines: string[] = [];
   assert.equal(await t.ctx.services.ingest.loadSampleIfEmpty((l) => lines.push(l)), true);
   const counts = await sql<Record<string, number>>`select
-      (select count(*) from people where kind = 'alderperson' and current) as alders,
-      (select count(*) from roll_calls) as roll_calls,
-      (select count(*) from meetings) as meetings,
-      (select count(*) from committees) as committees,
-      (select count(*) from lobbying_compensation) > 0 as compensation,
-      (select count(*) from roll_calls r where r.yea + r.nay + r.absent + r.not_voting + r.present + r.recused + r.vacant + r.rising_vote
-         <> (select count(*) from votes v where v.roll_call_id = r.id)) as bad_tallies`.execute(t.ctx.db);
-  assert.deepEqual(counts.rows[0], { alders: 50, roll_calls: 10, meetings: 99, committees: 63, compensation: true, bad_tallies: 0 });
+      (select count(*)::int from people where kind = 'alderperson' and current) as alders,
+      (select count(*)::int from roll_calls) as roll_calls,
+      (select count(*)::int from roll_calls where tallies_published) as published,
+      (select count(*)::int from votes) as votes,
+      (select count(*)::int from meetings) as meetings,
+      (select count(*)::int from committees) as committees,
+      (select count(*) from lobbying_compensation) > 0 as compensation`.execute(t.ctx.db);
+  assert.deepEqual(counts.rows[0], { alders: 50, roll_calls: 224, published: 224, votes: 10_950, meetings: 99, committees: 63, compensation: true });
   assert.ok(lines.some((l) => /elms: finished/.test(l)));
   assert.equal(await t.ctx.services.ingest.loadSampleIfEmpty(() => {}), false);
   const fresh = await t.ctx.services.ingest.freshness();
@@ -65,4 +66,46 @@ test('the bundled sample loads once, through the adapters, and serves real recor
     fresh.map((f) => f.source),
     ['campaign_finance', 'elms', 'lobbying', 'sample'],
   );
+});
+
+test('published tallies are kept; votes the source left out are not reported, never invented', async () => {
+  // The sample's roll calls as the bundled file states them: published counts and the votes listed by name.
+  const file = JSON.parse(readFileSync(new URL('../../../../sample/elms/matter.json', import.meta.url), 'utf8'));
+  const actions = file.data.flatMap((m: any) => m.actions.filter((a: any) => a.tallies));
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+  const short = actions.filter((a: any) => sum(a.tallies) > a.votes.length);
+  assert.equal(actions.length, 224);
+  assert.equal(short.length, 136, 'the roll calls that omit ward 27 and/or 35 while their totals still add up to 50');
+  const rows = await sql<{ total: number; reported: number; over: number; mismatched: number }>`
+    with counted as (
+      select r.id, r.yea + r.nay + r.absent + r.not_voting + r.present + r.recused + r.vacant + r.rising_vote as total,
+        (select count(*)::int from votes v where v.roll_call_id = r.id) as reported,
+        r.yea - (select count(*) from votes v where v.roll_call_id = r.id and v.value = 'Yea') as yea_gap,
+        r.nay - (select count(*) from votes v where v.roll_call_id = r.id and v.value = 'Nay') as nay_gap,
+        r.absent - (select count(*) from votes v where v.roll_call_id = r.id and v.value = 'Absent') as absent_gap,
+        r.not_voting - (select count(*) from votes v where v.roll_call_id = r.id and v.value = 'Not Voting') as nv_gap
+      from roll_calls r)
+    select total, reported,
+      (yea_gap < 0 or nay_gap < 0 or absent_gap < 0 or nv_gap < 0)::int as over,
+      (total = reported and (yea_gap <> 0 or nay_gap <> 0 or absent_gap <> 0 or nv_gap <> 0))::int as mismatched
+    from counted`.execute(t.ctx.db);
+  assert.equal(rows.rows.length, 224);
+  assert.ok(rows.rows.every((r) => r.total === 50));
+  // Wherever every vote is reported, each tally equals its per-person sum; nowhere does a value count more votes than published.
+  assert.equal(rows.rows.filter((r) => r.mismatched).length, 0);
+  assert.equal(rows.rows.filter((r) => r.over).length, 0);
+  assert.equal(rows.rows.filter((r) => r.reported < r.total).length, 136);
+  assert.equal(
+    rows.rows.reduce((n, r) => n + r.total - r.reported, 0),
+    short.reduce((n: number, a: any) => n + sum(a.tallies) - a.votes.length, 0),
+  );
+});
+
+test('a second ingest of the sample changes nothing', async () => {
+  const before = await sql<{ at: string }>`select max(updated_at)::text as at from roll_calls`.execute(t.ctx.db);
+  const report = await t.ctx.services.ingest.run('sample', {});
+  assert.ok(report.seen > 0);
+  assert.equal(report.changed, 0);
+  const after = await sql<{ at: string }>`select max(updated_at)::text as at from roll_calls`.execute(t.ctx.db);
+  assert.deepEqual(after.rows, before.rows);
 });
