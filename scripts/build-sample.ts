@@ -36,19 +36,50 @@ interface Alder {
   council_start_date: string | null;
 }
 const alders: Alder[] = json('elms_derived/lukeleisman_chicago_council/alders.json');
+const wardAlder = new Map(alders.map((a) => [a.ward, a]));
 write('elms/person.json', list(alders.map((a) => ({ personId: a.person_id, displayName: a.display_name, ward: a.ward, photo: a.photo_url, site: a.site }))));
 const bodies = new Map<string, { bodyId: string; body: string; bodyAbbreviation: string | null; members?: unknown[] }>();
 for (const m of meetings.data) if (m.bodyId) bodies.set(m.bodyId, { bodyId: m.bodyId, body: m.body, bodyAbbreviation: m.bodyAbbreviation ?? null });
 const council = [...bodies.values()].find((b) => b.body === 'City Council');
 if (!council) throw new Error('no City Council body in the meeting list');
 council.members = alders.map((a) => ({ displayName: a.display_name, personId: a.person_id, startDate: a.council_start_date, endDate: null }));
+// Committees, sub-committees and joint committees with their chairs, vice chairs and members (the
+// same repo's export of eLMS /body). A body the meeting list names keeps its name as listed there.
+// The export lists a few memberships twice, and ward 18 both as chair and as member of two joint
+// committees: one membership per person and body is kept, with the highest role.
+interface ExportedCommittee {
+  body_id: string;
+  name: string;
+}
+const exported: { committees: ExportedCommittee[]; by_ward: Record<string, Array<[number, string]>> } = json(
+  'elms_derived/lukeleisman_chicago_council/committees.json',
+);
+const RANK: Record<string, number> = { Chair: 0, 'Vice Chair': 1, Member: 2 };
+const roles = new Map<string, { index: number; ward: string; role: string }>();
+for (const [ward, list] of Object.entries(exported.by_ward)) {
+  for (const [index, role] of list) {
+    const key = `${index}|${ward}`;
+    const had = roles.get(key);
+    if (!had || (RANK[role] ?? 3) < (RANK[had.role] ?? 3)) roles.set(key, { index, ward, role });
+  }
+}
+exported.committees.forEach((c, index) => {
+  const body = bodies.get(c.body_id) ?? { bodyId: c.body_id, body: c.name, bodyAbbreviation: null };
+  body.members = [...roles.values()]
+    .filter((r) => r.index === index)
+    .sort((a, b) => a.ward.localeCompare(b.ward))
+    .map((r) => {
+      const a = wardAlder.get(r.ward)!;
+      return { displayName: a.display_name, personId: a.person_id, memberType: r.role, startDate: null, endDate: null };
+    });
+  bodies.set(c.body_id, body);
+});
 write('elms/body.json', list([...bodies.values()]));
 
 // Matters: the City Council roll calls (with their votes by ward) and DataMade's record numbers.
 // A ward's vote is given to the ward's alderperson of the roster only on or after the day that
 // person joined the council; a ward the export leaves out (or one whose vote cannot be placed) is
 // not reported: no vote is written for it, and the published tallies are kept as published.
-const wardPerson = new Map(alders.map((a) => [a.ward, a]));
 interface Split {
   matter_id: string;
   record_number: string;
@@ -85,7 +116,7 @@ for (const e of splits) {
   const votes = Object.entries(e.votes_by_ward)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([ward, vote]) => {
-      const alder = wardPerson.get(ward);
+      const alder = wardAlder.get(ward);
       return alder?.council_start_date && alder.council_start_date <= e.action_date ? [{ voterName: alder.display_name, vote }] : [];
     });
   const tallies = Object.fromEntries(Object.entries(e.tallies).map(([k, v]) => [TALLY_KEYS[k] ?? k, v]));
@@ -178,5 +209,5 @@ for (const r of older) {
   copyFileSync(join(dataDir, cf, 'receipts_by_ward', `Ward${r.WARD}.tsv`), join(out, 'campaign-finance/receipts', `${r.ISBE_COMMITTEE_ID}.tsv`));
 }
 process.stdout.write(
-  `sample written to ${out}: ${alders.length} alderpersons, ${matters.size} matters, ${splits.length} roll calls (${notReported} votes not reported), ${meetings.data.length} meetings\n`,
+  `sample written to ${out}: ${alders.length} alderpersons, ${matters.size} matters, ${splits.length} roll calls (${notReported} votes not reported), ${exported.committees.length} committees (${roles.size} memberships), ${meetings.data.length} meetings\n`,
 );

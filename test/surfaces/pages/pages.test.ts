@@ -136,6 +136,26 @@ test('a roll call whose published tally counts votes the source does not list sa
   await both(`/roll-calls/${full.id}`, ['All 50 votes of the published tally are reported by name.']);
 });
 
+test('a committee page names its chair and vice chair and lists its members; the chair’s page names the role', async () => {
+  const finance = (await site.read('bodies.list', { q: 'Committee on Finance', kind: 'committee', limit: 5 })).data.find(
+    (b: any) => b.name === 'Committee on Finance',
+  );
+  const b = await site.read('bodies.read', { id: finance.id });
+  const chair = b.members.find((m: any) => m.role === 'Chair');
+  const vice = b.members.find((m: any) => m.role === 'Vice Chair');
+  assert.equal(b.members[0].personId, chair.personId, 'the chair is listed first');
+  await both(`/bodies/${b.id}`, [
+    'Chair',
+    `${chair.name} (Ward ${chair.ward})`,
+    'Vice chair',
+    `${vice.name} (Ward ${vice.ward})`,
+    ...b.members.map((m: any) => m.name),
+  ]);
+  const person = await site.read('people.public.read', { id: chair.personId });
+  assert.ok(person.memberships.some((m: any) => m.bodyId === b.id && m.role === 'Chair'));
+  await both(`/people/${chair.personId}`, ['Chair of', 'Committee on Finance']);
+});
+
 test('an alderperson: ward, terms, committees, voting record with attendance and majority, sponsored legislation, money, lobbying', async () => {
   const id = site.records.person;
   const p = await site.read('people.public.read', { id });

@@ -19,6 +19,12 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
     read('roll-calls.list', { body: id, limit: 20 }),
   ]);
   const current = b.members.filter((m) => m.endDate === null);
+  const holding = (role: string) => {
+    const who = current.filter((m) => m.role === role);
+    return who.length
+      ? who.flatMap((m, n) => [n ? ', ' : '', link(`${m.name}${m.ward === null ? '' : ` (Ward ${m.ward})`}`, `/people/${enc(m.personId)}`)])
+      : null;
+  };
   return {
     title: b.name,
     description: `${b.name} (${kinds[b.kind]}): members, meetings, legislation it holds and its roll calls.`,
@@ -29,6 +35,8 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
       paragraph(`${kinds[b.kind]}${b.active ? '' : ' (no longer active)'} with ${current.length} current ${current.length === 1 ? 'member' : 'members'}.`),
       facts([
         ['Kind', kinds[b.kind]],
+        ['Chair', holding('Chair')],
+        ['Vice chair', holding('Vice Chair')],
         ['Abbreviation', b.abbreviation],
         ['Active', b.active ? 'Yes' : 'No'],
         ['Official record', b.sourceUrl ? link('Source', b.sourceUrl) : null],

@@ -2,7 +2,7 @@
 // voting record (attendance, agreement with the council majority), sponsored legislation and how
 // far it got, campaign money (by year, top contributors) and lobbying contacts.
 import { PeopleQuery, publicPersonKinds } from '../../../modules/public-data/schema-people.ts';
-import { type Block, day, facts, latest, link, type PageModel, paragraph, percent, section, table, withQuery } from '../model.ts';
+import { type Block, day, facts, type Inline, latest, link, type PageModel, paragraph, percent, section, table, withQuery } from '../model.ts';
 import { money } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
@@ -11,6 +11,23 @@ import { wardFigure } from './ward-figure.ts';
 
 const kindLabel = { alderperson: 'Alderperson', official: 'Official', lobbyist: 'Lobbyist' } as const;
 const enc = encodeURIComponent;
+
+/** "Chair of …; vice chair of …; member of N other committees." for the current memberships, if any. */
+function committeeRoles(memberships: readonly { bodyId: string; bodyName: string; role: string; endDate: string | null }[]): Block[] {
+  const now = memberships.filter((m) => m.endDate === null && !/^city council$/i.test(m.bodyName));
+  if (!now.length) return [];
+  const parts: Inline[][] = [];
+  for (const [role, label] of [
+    ['Chair', 'Chair'],
+    ['Vice Chair', 'Vice chair'],
+  ] as const) {
+    const of = now.filter((m) => m.role === role);
+    if (of.length) parts.push([`${label} of `, ...of.flatMap((m, n): Inline[] => [...(n ? [', '] : []), link(m.bodyName, `/bodies/${enc(m.bodyId)}`)])]);
+  }
+  const others = now.filter((m) => m.role !== 'Chair' && m.role !== 'Vice Chair').length;
+  if (others) parts.push([`${parts.length ? 'member' : 'Member'} of ${others} ${parts.length ? 'other ' : ''}${others === 1 ? 'committee' : 'committees'}`]);
+  return [paragraph([...parts.flatMap((p, n) => (n ? ['; ', ...p] : p)), '.'])];
+}
 
 async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
   const committees = await read('money.committees.list', { person: id, limit: 50 });
@@ -80,6 +97,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
         ),
       ]),
       section('Committees', [
+        ...committeeRoles(p.memberships),
         table(
           'Committee memberships',
           ['Body', 'Role', 'From', 'To'],

@@ -101,6 +101,26 @@ test('published tallies are kept; votes the source left out are not reported, ne
   );
 });
 
+test('every committee of the export arrives with its chair, vice chair and members, each membership once', async () => {
+  const file = JSON.parse(readFileSync(new URL('../../../../sample/elms/body.json', import.meta.url), 'utf8'));
+  const committees = file.data.filter((b: any) => !/^city council$/i.test(b.body));
+  assert.equal(committees.length, 41);
+  const r = await sql<Record<string, number>>`select
+      (select count(*)::int from bodies where kind in ('committee', 'joint_committee')) as committees,
+      (select count(distinct body_id)::int from body_memberships where role = 'Chair') as with_chair,
+      (select count(distinct body_id)::int from body_memberships where role = 'Vice Chair') as with_vice_chair,
+      (select count(*)::int from body_memberships m join bodies b on b.id = m.body_id where b.kind <> 'council') as memberships,
+      (select count(*)::int from (select body_id, person_id from body_memberships group by 1, 2 having count(*) > 1) d) as twice`.execute(t.ctx.db);
+  // 995 memberships as published: 3 listed twice, and ward 18 both chair and member of two joint committees.
+  assert.deepEqual(r.rows[0], { committees: 41, with_chair: 41, with_vice_chair: 41, memberships: 990, twice: 0 });
+  const finance = await sql<{ role: string; ward: number }>`select m.role, p.ward from body_memberships m join people p on p.id = m.person_id
+      join bodies b on b.id = m.body_id where b.name = 'Committee on Finance' and m.role <> 'Member' order by m.role`.execute(t.ctx.db);
+  assert.deepEqual(finance.rows, [
+    { role: 'Chair', ward: 3 },
+    { role: 'Vice Chair', ward: 34 },
+  ]);
+});
+
 test('a second ingest of the sample changes nothing', async () => {
   const before = await sql<{ at: string }>`select max(updated_at)::text as at from roll_calls`.execute(t.ctx.db);
   const report = await t.ctx.services.ingest.run('sample', {});
