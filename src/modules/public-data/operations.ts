@@ -167,6 +167,17 @@ export const publicDataOperations = {
     output: s.PersonRecord,
     run: (pd, _actor, q) => pd.personRecord(q.id),
   }),
+  'council.compare.read': op({
+    ...read,
+    summary:
+      'Every current alderperson side by side: attendance, agreement with the council majority, roll calls in the minority, legislation sponsored and passed',
+    description:
+      'Computed in the database over the votes recorded by name, with the same measures as a person’s record: attendance counts every vote but absent or not voting; the majority of a roll call is the side with more yeas or nays in its tallies as published (a tie decides nothing). Sort by any column; ties by ward.',
+    tags: ['people'],
+    input: s.CouncilCompareQuery,
+    output: s.CouncilCompare,
+    run: (pd, _actor, q) => pd.councilCompare(q),
+  }),
   'money.contributors.read': op({
     ...read,
     summary: "A committee's (or an alderperson's committees') largest contributors by the sum of their receipts",

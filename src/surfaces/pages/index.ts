@@ -6,6 +6,7 @@ import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { type PageDef, registerPage, sendPageError } from './page-route.ts';
 import { bodyPages } from './views/bodies.ts';
+import { comparePages } from './views/compare.ts';
 import { homePages } from './views/home.ts';
 import { lobbyingPages } from './views/lobbying.ts';
 import { matterPages } from './views/matters.ts';
@@ -20,6 +21,7 @@ export const pageDefs: readonly PageDef[] = [
   ...matterPages,
   ...meetingPages,
   ...peoplePages,
+  ...comparePages,
   ...bodyPages,
   ...moneyPages,
   ...lobbyingPages,

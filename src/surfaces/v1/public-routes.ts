@@ -18,6 +18,7 @@ export const publicRoutes = [
   route('GET', '/people', 'people.public.list'),
   route('GET', '/people/:id', 'people.public.read'),
   route('GET', '/wards', 'wards.locate'),
+  route('GET', '/council/compare', 'council.compare.read'),
   route('GET', '/search', 'search.read'),
   route('GET', '/sources', 'sources.read'),
   route('GET', '/money/committees', 'money.committees.list'),

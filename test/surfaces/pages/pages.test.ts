@@ -2,6 +2,7 @@
 // credential: status, content type, caching headers, and the key facts of the records they show
 // (checked against the same operations the API answers from).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { type Site, startSite } from './helpers.ts';
 
@@ -156,6 +157,105 @@ test('a committee page names its chair and vice chair and lists its members; the
   await both(`/people/${chair.personId}`, ['Chair of', 'Committee on Finance']);
 });
 
+/**
+ * A few alderpersons' records counted straight from the bundled roll calls (sample/elms/matter.json):
+ * the majority of a roll call is the side with more yeas or nays in its published tally.
+ */
+function recordFromFile(names: string[]) {
+  const file = JSON.parse(readFileSync(new URL('../../../sample/elms/matter.json', import.meta.url), 'utf8'));
+  const out = new Map(names.map((n) => [n, { total: 0, attended: 0, decided: 0, withMajority: 0, inMinority: 0 }]));
+  const votesOf = new Map<string, Map<string, string>>();
+  for (const m of file.data)
+    for (const a of m.actions.filter((x: any) => x.tallies)) {
+      const { yea, nay } = a.tallies;
+      for (const v of a.votes) {
+        (votesOf.get(v.voterName) ?? votesOf.set(v.voterName, new Map()).get(v.voterName)!).set(`${m.matterId}|${a.actionDate}|${a.actionName}`, v.vote);
+        const r = out.get(v.voterName);
+        if (!r) continue;
+        r.total += 1;
+        if (v.vote !== 'Absent' && v.vote !== 'Not Voting') r.attended += 1;
+        if ((v.vote === 'Yea' || v.vote === 'Nay') && yea !== nay) {
+          r.decided += 1;
+          if ((v.vote === 'Yea') === yea > nay) r.withMajority += 1;
+          else r.inMinority += 1;
+        }
+      }
+    }
+  return { records: out, votesOf };
+}
+
+test('the council compared: every alderperson side by side, counted over the votes, sortable, in the API and as a page', async () => {
+  const res = await site.v1('/council/compare');
+  assert.equal(res.status, 200);
+  assert.equal(res.body.data.length, 50);
+  assert.equal(res.body.meta.sort, 'ward');
+  assert.deepEqual(
+    res.body.data.map((r: any) => r.ward),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+  );
+  // Three alderpersons checked against the roll calls as the bundled file states them.
+  const rows = res.body.data.filter((r: any) => [1, 27, 35].includes(r.ward));
+  const people = await Promise.all(rows.map((r: any) => site.read('people.public.read', { id: r.personId })));
+  const { records } = recordFromFile(people.map((p: any) => p.sortName));
+  rows.forEach((r: any, i: number) => {
+    const want = records.get(people[i].sortName)!;
+    assert.ok(want.total > 0, `${people[i].sortName} voted in the file`);
+    assert.deepEqual(
+      { total: r.rollCalls, attended: r.attended, decided: r.decided, withMajority: r.withMajority, inMinority: r.inMinority },
+      want,
+      `ward ${r.ward}`,
+    );
+    assert.equal(r.attendance, Math.round((want.attended / want.total) * 1000) / 1000);
+  });
+  // The same measures as each person's record, which the person page shows.
+  for (const r of rows) {
+    const record = await site.read('people.public.record.read', { id: r.personId });
+    assert.deepEqual(
+      [record.votes.total, record.votes.withMajority, record.votes.inMinority, record.votes.alignment],
+      [r.rollCalls, r.withMajority, r.inMinority, r.alignment],
+    );
+  }
+  // Sorted by any column, ties by ward.
+  const byMinority = (await site.v1('/council/compare?sort=-minority')).body.data;
+  for (let i = 1; i < byMinority.length; i++) {
+    const [a, b] = [byMinority[i - 1], byMinority[i]];
+    assert.ok(a.inMinority > b.inMinority || (a.inMinority === b.inMinority && a.ward < b.ward), `row ${i} out of order`);
+  }
+  const byAttendance = (await site.v1('/council/compare?sort=attendance')).body.data;
+  assert.ok(byAttendance.every((r: any, i: number) => i === 0 || (byAttendance[i - 1].attendance ?? 2) <= (r.attendance ?? 2)));
+  assert.equal((await site.v1('/council/compare?sort=height')).status, 400);
+  const top = byMinority[0];
+  await both('/council/compare?sort=-minority', ['The council compared', 'In the minority', top.name, `${top.withMajority} of ${top.decided}`]);
+  const { html } = await both(
+    '/council/compare',
+    res.body.data.map((r: any) => r.name),
+  );
+  assert.ok(html.indexOf(res.body.data[0].name) < html.indexOf(res.body.data[49].name), 'in ward order');
+});
+
+test('who votes most like them: agreement over the roll calls both attended, with the count it rests on', async () => {
+  const la = (await site.v1('/council/compare')).body.data[0];
+  const record = await site.read('people.public.record.read', { id: la.personId });
+  assert.equal(record.mostAlike.length, 5);
+  for (let i = 1; i < 5; i++) assert.ok(record.mostAlike[i - 1].agreement >= record.mostAlike[i].agreement);
+  const first = record.mostAlike[0];
+  // Recounted from the file: roll calls where both cast a vote other than absent or not voting.
+  const [me, other] = await Promise.all([site.read('people.public.read', { id: la.personId }), site.read('people.public.read', { id: first.personId })]);
+  const { votesOf } = recordFromFile([]);
+  const mine = votesOf.get(me.sortName)!;
+  const theirs = votesOf.get(other.sortName)!;
+  let together = 0;
+  let agreed = 0;
+  for (const [k, v] of mine) {
+    const w = theirs.get(k);
+    if (!w || ['Absent', 'Not Voting'].includes(v) || ['Absent', 'Not Voting'].includes(w)) continue;
+    together += 1;
+    if (v === w) agreed += 1;
+  }
+  assert.deepEqual([first.together, first.agreed], [together, agreed]);
+  await both(`/people/${la.personId}`, ['Who votes most like them', first.name, `(${first.agreed} the same)`, String(first.together), 'In the minority']);
+});
+
 test('an alderperson: ward, terms, committees, voting record with attendance and majority, sponsored legislation, money, lobbying', async () => {
   const id = site.records.person;
   const p = await site.read('people.public.read', { id });
@@ -266,6 +366,8 @@ test('bad parameters are a 400 page that says what is wrong', async () => {
     '/matters?cursor=not-a-cursor',
     `/search?q=${'x'.repeat(201)}`,
     '/matters.md?limit=0',
+    '/council/compare?sort=height',
+    '/council/compare.md?sort=-',
   ];
   for (const path of cases) {
     const r = await site.get(path);

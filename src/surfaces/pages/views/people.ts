@@ -110,6 +110,8 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
           ['Roll calls', `${v.total}${v.firstDate ? ` (${v.firstDate} to ${v.lastDate})` : ''}`],
           ['Attendance', `${percent(v.attendance)} (${v.absent} absent or not voting)`],
           ['With the council majority', `${percent(v.alignment)} (${v.withMajority} of ${v.decided} decided Yea or Nay votes)`],
+          ['In the minority', `${v.inMinority} of ${v.decided} decided Yea or Nay votes`],
+          ['Compared with the council', link('The council compared', '/council/compare')],
         ]),
         {
           kind: 'chart',
@@ -132,6 +134,20 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
             x.value,
           ]),
           'No votes recorded.',
+        ),
+      ]),
+      section('Who votes most like them', [
+        table(
+          `Agreement with ${p.name} over the roll calls both attended`,
+          ['Alderperson', 'Ward', 'Agreement', 'Roll calls both attended'],
+          record.mostAlike.map((a) => [
+            link(a.name, `/people/${enc(a.personId)}`),
+            a.ward === null ? '—' : String(a.ward),
+            `${percent(a.agreement)} (${a.agreed} the same)`,
+            String(a.together),
+          ]),
+          'Not enough roll calls attended together to compare.',
+          [1, 2, 3],
         ),
       ]),
       section('Sponsored legislation', [
@@ -186,7 +202,7 @@ async function peopleList(read: Reader, query: Record<string, any>): Promise<Pag
     updatedAt: latest(...page.data.map((x) => x.updatedAt)),
     feeds: [],
     blocks: [
-      paragraph('Alderpersons by ward; choose officials or lobbyists below.'),
+      paragraph(['Alderpersons by ward; choose officials or lobbyists below, or see ', link('the council compared', '/council/compare'), ' side by side.']),
       {
         kind: 'form',
         action: '/people',
