@@ -85,6 +85,7 @@ export const presentMatter = (r: Row): MatterOut => ({
   keyLegislation: r.key_legislation,
   introductionDate: r.introduction_date,
   finalActionDate: r.final_action_date,
+  lastActionDate: r.last_action_date,
   controllingBodyId: r.controlling_body_id,
   topics: r.topics ?? [],
   sponsorNames: r.sponsor_names,

@@ -49,6 +49,7 @@ export const Matter = Type.Object({
   keyLegislation: Type.Boolean(),
   introductionDate: NullableDate('Date introduced.'),
   finalActionDate: NullableDate('Date of the final action.'),
+  lastActionDate: NullableDate('Date of the latest action at the source: when the record last changed there (updatedAt is when it last changed here).'),
   controllingBodyId: NullableString('Body that holds the matter now.'),
   topics: Type.Array(Type.String()),
   sponsorNames: Type.String({ description: 'Sponsors, as one line.' }),

@@ -98,6 +98,7 @@ export interface MattersTable extends Provenance {
   key_legislation: Generated<boolean>;
   introduction_date: string | null;
   final_action_date: string | null;
+  last_action_date: Generated<string | null>;
   controlling_body_id: string | null;
   substitute_of_id: string | null;
   topics: Generated<string[]>;

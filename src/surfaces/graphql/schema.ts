@@ -28,7 +28,7 @@ type Attachment { name: String! kind: String url: String! }
 """A matter (legislation), addressed by its record number."""
 type Matter {
   id: String! recordNumber: String! legacyRecordNumber: String type: String! title: String! status: String category: String
-  keyLegislation: Boolean! introductionDate: String finalActionDate: String controllingBodyId: String topics: [String!]!
+  keyLegislation: Boolean! introductionDate: String finalActionDate: String lastActionDate: String controllingBodyId: String topics: [String!]!
   sponsorNames: String! sourceUrl: String updatedAt: String!
   sponsors: [Sponsor!]!
   """In the order they happened."""

@@ -121,6 +121,16 @@ test('every committee of the export arrives with its chair, vice chair and membe
   ]);
 });
 
+test('each matter keeps the date of its latest action upstream, for feeds to date it by', async () => {
+  const r = await sql<{ with_actions: number; wrong: number; later: number }>`select
+      (select count(*)::int from matters where last_action_date is not null) as with_actions,
+      (select count(*)::int from matters m where m.last_action_date is distinct from (select max(a.action_date) from matter_actions a where a.matter_id = m.id)) as wrong,
+      (select count(*)::int from matters where last_action_date > introduction_date) as later`.execute(t.ctx.db);
+  assert.equal(r.rows[0]!.wrong, 0);
+  assert.ok(r.rows[0]!.with_actions >= 222, 'every matter with a roll call has an action');
+  assert.ok(r.rows[0]!.later > 0, 'some matters moved after their introduction');
+});
+
 test('a second ingest of the sample changes nothing', async () => {
   const before = await sql<{ at: string }>`select max(updated_at)::text as at from roll_calls`.execute(t.ctx.db);
   const report = await t.ctx.services.ingest.run('sample', {});
