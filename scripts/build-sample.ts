@@ -165,26 +165,75 @@ for (const m of matters.values()) {
 }
 write('elms/matter.json', list([...matters.values()]));
 
-// Lobbying: the portal's CSV exports. The 2023 snapshot replaces the 2015 files it has. To keep
-// the first start fast, the two largest 2015 files keep only their 2014 and 2015 rows (verbatim
-// lines); every other file is copied whole.
-const SUBSET: Record<string, (row: Record<string, string>) => boolean> = {
-  'Lobbyist_Data_-_Lobbyist__Employer__Client_Combinations.csv': (r) => r.Year === '2014' || r.Year === '2015',
-  'Lobbyist_Data_-_Compensation.csv': (r) => /\/(2014|2015)$/.test(r.PERIOD_START ?? ''),
-};
-for (const snap of ['chicago_2015_snapshot', 'chicago_2023_snapshot']) {
-  for (const f of readdirSync(join(dataDir, 'lobbying', snap))) {
-    mkdirSync(join(out, 'lobbying'), { recursive: true });
-    const keep = SUBSET[f];
+// Lobbying: the portal's CSV exports, one folder per snapshot with the day it was taken (its latest
+// CREATED_DATE) in snapshots.json, so the adapter reads each in its own id numbering (the City
+// renumbered the ids in 2020). Files are copied whole or as verbatim lines; to keep the first start
+// fast some keep only a part, and no record is given twice across snapshots:
+// - 2015: Combinations and Compensation keep their 2014 and 2015 rows.
+// - 2021: Gifts and hosting expenditures whole; Contributions and expenditures only the reporting
+//   periods after the 2015 snapshot's; Compensation, Clients and Combinations their 2021 rows;
+//   Lobbyists and Employers only those the 2023 snapshot does not describe. Lobbyists_By_Client (no
+//   ids, dataset not identified) is left out.
+// - 2023: Lobbyists and Employers whole.
+type Keep = (row: Record<string, string>) => boolean;
+const year =
+  (col: string, ...years: string[]): Keep =>
+  (r) =>
+    years.includes((r[col] ?? '').slice(-4));
+const rowsOf = (file: string) => parse(read(file), { columns: true, bom: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+const idsOf = (file: string, col: string) => new Set(rowsOf(file).map((r) => r[col]));
+const usDay = (d: string) => `${d.slice(6, 10)}-${d.slice(0, 2)}-${d.slice(3, 5)}`;
+const lastPeriod = (file: string) => rowsOf(file).reduce((max, r) => (usDay(r.PERIOD_START ?? '') > max ? usDay(r.PERIOD_START!) : max), '');
+const after =
+  (day: string): Keep =>
+  (r) =>
+    usDay(r.PERIOD_START ?? '') > day;
+const l15 = 'lobbying/chicago_2015_snapshot/Lobbyist_Data_-_';
+const lobbyists2023 = idsOf('lobbying/chicago_2023_snapshot/Lobbyist_Data_-_Lobbyists.csv', 'LOBBYIST_ID');
+const employers2023 = idsOf('lobbying/chicago_2023_snapshot/Lobbyist_Data_-_Employers.csv', 'EMPLOYER_ID');
+const snapshots: Array<{ dir: string; folder: string; exported: string; keep: Record<string, Keep | false> }> = [
+  {
+    dir: 'chicago_2015_snapshot',
+    folder: '2015-11',
+    exported: '2015-11-23',
+    keep: {
+      'Lobbyist_Data_-_Lobbyist__Employer__Client_Combinations.csv': year('Year', '2014', '2015'),
+      'Lobbyist_Data_-_Compensation.csv': year('PERIOD_START', '2014', '2015'),
+    },
+  },
+  {
+    dir: 'chicago_2021_snapshot',
+    folder: '2021-07',
+    exported: '2021-07-24',
+    keep: {
+      'Contributions.csv': after(lastPeriod(`${l15}Contributions.csv`)),
+      'Expenditures_Large.csv': after(lastPeriod(`${l15}Expenditures_-_Large.csv`)),
+      'Expenditures_Small.csv': after(lastPeriod(`${l15}Expenditures_-_Small.csv`)),
+      'Compensation.csv': year('PERIOD_START', '2021'),
+      'Clients.csv': year('Year', '2021'),
+      'Lobbyist_Employer_Client_Combinations.csv': year('Year', '2021'),
+      'Lobbyists.csv': (r) => !lobbyists2023.has(r.LOBBYIST_ID!),
+      'Employers.csv': (r) => !employers2023.has(r.EMPLOYER_ID!),
+      'Lobbyists_By_Client.csv': false,
+    },
+  },
+  { dir: 'chicago_2023_snapshot', folder: '2023-06', exported: '2023-06-08', keep: {} },
+];
+for (const snap of snapshots) {
+  for (const f of readdirSync(join(dataDir, 'lobbying', snap.dir)).sort()) {
+    const keep = snap.keep[f];
+    if (keep === false) continue;
+    const target = join('lobbying', snap.folder, f);
+    mkdirSync(join(out, target, '..'), { recursive: true });
     if (!keep) {
-      copyFileSync(join(dataDir, 'lobbying', snap, f), join(out, 'lobbying', f));
+      copyFileSync(join(dataDir, 'lobbying', snap.dir, f), join(out, target));
       continue;
     }
-    const text = read(join('lobbying', snap, f));
-    const records = parse(text, { columns: true, raw: true, skip_empty_lines: true }) as Array<{ record: Record<string, string>; raw: string }>;
+    const text = read(join('lobbying', snap.dir, f));
+    const records = parse(text, { columns: true, raw: true, bom: true, skip_empty_lines: true }) as Array<{ record: Record<string, string>; raw: string }>;
     const header = text.slice(0, text.indexOf('\n') + 1);
     write(
-      join('lobbying', f),
+      target,
       header +
         records
           .filter((r) => keep(r.record))
@@ -194,6 +243,10 @@ for (const snap of ['chicago_2015_snapshot', 'chicago_2023_snapshot']) {
     );
   }
 }
+write(
+  'lobbying/snapshots.json',
+  snapshots.map(({ folder, exported }) => ({ folder, exported })),
+);
 
 // Campaign finance: both committee maps, and each ward's receipts under its committee id.
 const cf = 'campaign_finance/chicago_aldermen_2019_illinois_sunshine';

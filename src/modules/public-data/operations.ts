@@ -158,6 +158,14 @@ export const publicDataOperations = {
     s.Contribution,
     (pd, q) => pd.lobbying.contributions.list(q),
   ),
+  'lobbying.gifts.list': list(
+    'lobbying',
+    'Gifts lobbyists reported giving to City officials and employees, by lobbyist and receiving alderperson',
+    s.GiftsQuery,
+    s.Gift,
+    (pd, q) => pd.lobbying.gifts.list(q),
+    `\`official\` keeps the gifts whose report names that alderperson (the City Council department, or an alderman's title, and exactly one alderperson of that name). ${listDescription}`,
+  ),
   'people.public.record.read': op({
     ...read,
     summary: "A public person's voting record (attendance, agreement with the majority) and how far their sponsored legislation got",

@@ -315,7 +315,7 @@ export interface LobbyingExpendituresTable extends Provenance {
   action: string | null;
   purpose: string | null;
   recipient: string | null;
-  kind: 'large' | 'small';
+  kind: 'large' | 'small' | 'hosting';
 }
 
 export interface LobbyingContributionsTable extends Provenance {
@@ -327,6 +327,19 @@ export interface LobbyingContributionsTable extends Provenance {
   recipient: string;
   recipient_person_id: string | null;
   amount: Numeric;
+}
+
+export interface LobbyingGiftsTable extends Provenance {
+  id: string;
+  lobbyist_id: string;
+  period_start: string;
+  period_end: string;
+  description: string | null;
+  amount: Numeric;
+  recipient: string;
+  recipient_title: string | null;
+  department: string | null;
+  recipient_person_id: string | null;
 }
 
 export interface LobbyingActivityTable extends Provenance {
@@ -370,5 +383,6 @@ export interface PublicDataTables {
   lobbying_compensation: LobbyingCompensationTable;
   lobbying_expenditures: LobbyingExpendituresTable;
   lobbying_contributions: LobbyingContributionsTable;
+  lobbying_gifts: LobbyingGiftsTable;
   lobbying_activity: LobbyingActivityTable;
 }

@@ -35,6 +35,7 @@ export const publicRoutes = [
   route('GET', '/lobbying/compensation', 'lobbying.compensation.list'),
   route('GET', '/lobbying/expenditures', 'lobbying.expenditures.list'),
   route('GET', '/lobbying/contributions', 'lobbying.contributions.list'),
+  route('GET', '/lobbying/gifts', 'lobbying.gifts.list'),
   route('GET', '/lobbying/activity', 'lobbying.activity.list'),
 ];
 

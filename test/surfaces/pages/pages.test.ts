@@ -256,6 +256,23 @@ test('who votes most like them: agreement over the roll calls both attended, wit
   await both(`/people/${la.personId}`, ['Who votes most like them', first.name, `(${first.agreed} the same)`, String(first.together), 'In the minority']);
 });
 
+test('a gift of the 2021 lobbying snapshot: through v1, on its alderperson’s page and on its lobbyist’s page', async () => {
+  const recent = await site.v1('/lobbying/gifts?from=2020-01-01&limit=200');
+  assert.equal(recent.status, 200);
+  const gift = recent.body.data.find((g: any) => g.recipientPersonId && g.description && Number(g.amount) > 0);
+  assert.ok(gift, 'a 2020–2021 gift to an alderperson');
+  assert.match(gift.id, /^gift-/);
+  assert.ok(gift.periodStart >= '2020-01-01' && gift.periodEnd <= '2021-06-30');
+  const theirs = await site.v1(`/lobbying/gifts?official=${encodeURIComponent(gift.recipientPersonId)}&limit=200`);
+  assert.ok(theirs.body.data.every((g: any) => g.recipientPersonId === gift.recipientPersonId));
+  assert.ok(theirs.body.data.some((g: any) => g.id === gift.id));
+  const value = `$${Number(gift.amount).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+  await both(`/people/${gift.recipientPersonId}`, ['Gifts lobbyists reported giving to this person', gift.lobbyistName, gift.description, value]);
+  await both(`/lobbying/lobbyists/${gift.lobbyistId}`, ['Gifts to officials', gift.description, value]);
+  assert.equal((await site.v1('/lobbying/gifts?official=nobody')).body.data.length, 0);
+  assert.equal((await site.v1('/lobbying/gifts?from=2021-02-30')).status, 400);
+});
+
 test('an alderperson: ward, terms, committees, voting record with attendance and majority, sponsored legislation, money, lobbying', async () => {
   const id = site.records.person;
   const p = await site.read('people.public.read', { id });

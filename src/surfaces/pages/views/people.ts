@@ -6,6 +6,7 @@ import { type Block, day, facts, type Inline, latest, link, type PageModel, para
 import { money } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
+import { giftsTable } from './lobbying.ts';
 import { pick } from './query.ts';
 import { wardFigure } from './ward-figure.ts';
 
@@ -56,12 +57,13 @@ async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
 
 async function personPage(read: Reader, id: string): Promise<PageModel> {
   const p = await read('people.public.read', { id });
-  const [record, votes, sponsored, activity, contributions, moneyPart, map] = await Promise.all([
+  const [record, votes, sponsored, activity, contributions, gifts, moneyPart, map] = await Promise.all([
     read('people.public.record.read', { id }),
     read('votes.list', { person: id, limit: 25 }),
     read('matters.list', { sponsor: id, limit: 25 }),
     read('lobbying.activity.list', { official: id, limit: 25 }),
     read('lobbying.contributions.list', { official: id, limit: 25 }),
+    read('lobbying.gifts.list', { official: id, limit: 25 }),
     p.kind === 'alderperson' ? moneyBlocks(read, id) : Promise.resolve([]),
     p.kind === 'alderperson' ? wardFigure(read, p.ward) : Promise.resolve(undefined),
   ]);
@@ -184,6 +186,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
           'No contributions from lobbyists reported.',
           [3],
         ),
+        giftsTable('Gifts lobbyists reported giving to this person', gifts.data, 'lobbyist', 'No gifts from lobbyists reported.'),
       ]),
     ],
   };
