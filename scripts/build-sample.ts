@@ -20,7 +20,7 @@ const write = (p: string, body: unknown) => {
   writeFileSync(join(out, p), typeof body === 'string' ? body : `${JSON.stringify(body, null, 1)}\n`);
 };
 const list = (data: unknown[]) => ({ meta: { skip: 0, top: data.length, count: data.length, pages: 1 }, data });
-for (const sub of ['elms', 'lobbying', 'campaign-finance']) rmSync(join(out, sub), { recursive: true, force: true });
+for (const sub of ['elms', 'lobbying', 'campaign-finance', 'committee-history']) rmSync(join(out, sub), { recursive: true, force: true });
 
 // eLMS: the meeting list is the raw API response, copied verbatim.
 const meetings = json('elms/meeting_list_2023-10_city-bureau.json');
@@ -247,6 +247,12 @@ write(
   'lobbying/snapshots.json',
   snapshots.map(({ folder, exported }) => ({ folder, exported })),
 );
+
+// Committee history of the Legistar era (datamade/council-flow, MIT): both files verbatim (bare CR line endings).
+mkdirSync(join(out, 'committee-history'), { recursive: true });
+for (const f of ['committee_terms_clean.csv', 'attendance_clean.csv']) {
+  copyFileSync(join(dataDir, 'elms_derived/datamade_council_flow', f), join(out, 'committee-history', f));
+}
 
 // Campaign finance: both committee maps, and each ward's receipts under its committee id.
 const cf = 'campaign_finance/chicago_aldermen_2019_illinois_sunshine';

@@ -186,6 +186,16 @@ export const publicDataOperations = {
     output: s.CouncilCompare,
     run: (pd, _actor, q) => pd.councilCompare(q),
   }),
+  'committee-history.read': op({
+    ...read,
+    summary: 'The Legistar-era committee history of a person or a body: terms (to 2019) and meeting attendance (2011–2017)',
+    description:
+      'From DataMade’s council-flow (derived from its Open Civic Data API for Chicago): committee terms, and for confirmed committee meetings 2011–2017 whether each member is recorded present. Give exactly one of `person` or `body`; an unknown id has an empty history.',
+    tags: ['people'],
+    input: s.CommitteeHistoryQuery,
+    output: s.CommitteeHistory,
+    run: (pd, _actor, q) => pd.committeeHistory(q),
+  }),
   'money.contributors.read': op({
     ...read,
     summary: "A committee's (or an alderperson's committees') largest contributors by the sum of their receipts",

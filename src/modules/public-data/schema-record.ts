@@ -12,6 +12,7 @@ const compareSorts = compareSortKeys.flatMap((k) => [k, `-${k}`]);
 
 /** An alderperson named in a comparison. */
 const PersonRef = { personId: Type.String(), name: Type.String(), ward: Nullable(Type.Integer()) };
+const PersonName = { personId: Type.String(), name: Type.String() };
 
 /** Agreement with the council majority, as the person record and the comparison count it. */
 const majorityFields = {
@@ -98,7 +99,37 @@ export const Contributors = Type.Object({
   ),
 });
 
+export const CommitteeHistoryQuery = Type.Object(
+  {
+    person: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Person id: their terms and attendance.' })),
+    body: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Body id: its members’ terms and attendance.' })),
+  },
+  { additionalProperties: false },
+);
+
+const BodyRef = { bodyId: Type.String(), bodyName: Type.String() };
+
+export const CommitteeHistory = Type.Object({
+  terms: Type.Array(
+    Type.Object({ ...PersonName, ...BodyRef, startDate: NullableDate('First day of the term.'), endDate: NullableDate('Last day of the term.') }),
+    { description: 'Committee terms of the Legistar era (starts to 2017, ends 2011–2019), newest first.' },
+  ),
+  attendance: Type.Array(
+    Type.Object({
+      ...PersonName,
+      ...BodyRef,
+      meetings: Type.Integer({ description: 'Confirmed meetings of the committee while the person was on it (2011–2017).' }),
+      present: Type.Integer({ description: 'Of those, meetings the person is recorded at.' }),
+      firstDate: Type.String({ format: 'date' }),
+      lastDate: Type.String({ format: 'date' }),
+    }),
+  ),
+  source: Type.String({ description: 'Where the history comes from.' }),
+});
+
 export type PersonRecordOut = Static<typeof PersonRecord>;
+export type CommitteeHistoryInput = Static<typeof CommitteeHistoryQuery>;
+export type CommitteeHistoryOut = Static<typeof CommitteeHistory>;
 export type CouncilCompareInput = Static<typeof CouncilCompareQuery>;
 export type CouncilCompareOut = Static<typeof CouncilCompare>;
 export type ContributorsInput = Static<typeof ContributorsQuery>;

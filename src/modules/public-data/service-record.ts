@@ -4,6 +4,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { publicPeopleKinds } from './policy.ts';
 import { committeeIdsOf, councilComparison, mostAlike, sponsoredStatuses, votingRecord } from './repo-record.ts';
+import { committeeAttendance, committeeTerms } from './repo-history.ts';
 import { ALIKE_LIMIT, ALIKE_MIN } from './schema-record.ts';
 import { topContributors } from './repo-retrieval.ts';
 import type * as s from './schema.ts';
@@ -70,6 +71,16 @@ export function createRecordService(deps: ModuleDeps) {
           passed: r.passed,
         })),
         meta: { sort },
+      };
+    },
+    /** The Legistar-era committee history of a person or a body (DataMade's council-flow). */
+    async committeeHistory(q: s.CommitteeHistoryInput): Promise<s.CommitteeHistoryOut> {
+      if ((q.person === undefined) === (q.body === undefined)) throw new AppError('invalid_request', 'Give exactly one of person or body.');
+      const [terms, attendance] = await Promise.all([committeeTerms(db, q), committeeAttendance(db, q)]);
+      return {
+        terms,
+        attendance,
+        source: 'DataMade council-flow (MIT), from its Open Civic Data API for Chicago: committee terms to 2019 and confirmed committee meetings 2011–2017',
       };
     },
     async topContributors(q: s.ContributorsInput): Promise<s.ContributorsOut> {

@@ -329,6 +329,22 @@ export interface LobbyingContributionsTable extends Provenance {
   amount: Numeric;
 }
 
+export interface CommitteeTermsTable extends Provenance {
+  id: string;
+  person_id: string;
+  body_id: string;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+export interface CommitteeAttendanceTable extends Provenance {
+  id: string;
+  body_id: string;
+  person_id: string;
+  date: string;
+  present: boolean;
+}
+
 export interface LobbyingGiftsTable extends Provenance {
   id: string;
   lobbyist_id: string;
@@ -384,5 +400,7 @@ export interface PublicDataTables {
   lobbying_expenditures: LobbyingExpendituresTable;
   lobbying_contributions: LobbyingContributionsTable;
   lobbying_gifts: LobbyingGiftsTable;
+  committee_terms: CommitteeTermsTable;
+  committee_attendance: CommitteeAttendanceTable;
   lobbying_activity: LobbyingActivityTable;
 }

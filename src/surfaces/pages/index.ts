@@ -28,7 +28,12 @@ export const pageDefs: readonly PageDef[] = [
 ];
 
 /** Operations only the pages bind (the route inventory counts them as bound). */
-export const pageOperations: readonly OperationId[] = ['people.public.record.read', 'money.contributors.read', 'followers.count.read'];
+export const pageOperations: readonly OperationId[] = [
+  'people.public.record.read',
+  'money.contributors.read',
+  'followers.count.read',
+  'committee-history.read',
+];
 
 export function pagesSurface(ctx: AppContext) {
   return async function pages(app: FastifyInstance): Promise<void> {

@@ -273,6 +273,26 @@ test('a gift of the 2021 lobbying snapshot: through v1, on its alderperson’s p
   assert.equal((await site.v1('/lobbying/gifts?from=2021-02-30')).status, 400);
 });
 
+test('committee history of 2007–2019 on a person’s page and a committee’s page, as committee-history.read gives it', async () => {
+  const burnett = (await site.read('people.public.list', { ward: 27, limit: 1 })).data[0];
+  const h = await site.read('committee-history.read', { person: burnett.id });
+  assert.ok(h.terms.length > 10 && h.attendance.length > 5);
+  const a = h.attendance[0];
+  await both(`/people/${burnett.id}`, [
+    'Committee history, 2007–2019',
+    h.terms[0].bodyName,
+    h.terms[0].startDate,
+    a.bodyName,
+    `${a.firstDate} and ${a.lastDate}`,
+  ]);
+  const finance = h.attendance.find((x: any) => x.bodyName === 'Committee on Finance');
+  const b = await site.read('committee-history.read', { body: finance.bodyId });
+  const row = b.attendance.find((x: any) => x.personId === burnett.id);
+  assert.deepEqual([row.meetings, row.present], [finance.meetings, finance.present]);
+  await both(`/bodies/${finance.bodyId}`, ['Committee history, 2007–2019', 'Attendance at committee meetings, 2011–2017', burnett.name]);
+  await assert.rejects(site.read('committee-history.read', {}), (e: any) => e.status === 400);
+});
+
 test('an alderperson: ward, terms, committees, voting record with attendance and majority, sponsored legislation, money, lobbying', async () => {
   const id = site.records.person;
   const p = await site.read('people.public.read', { id });

@@ -4,6 +4,7 @@ import { BodiesQuery } from '../../../modules/public-data/schema-people.ts';
 import { day, facts, latest, link, type PageModel, paragraph, section, table, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
+import { historySection } from './history.ts';
 import { tallyLine } from './matters.ts';
 import { meetingLink } from './meetings.ts';
 import { pick } from './query.ts';
@@ -13,10 +14,11 @@ const kinds = { council: 'City Council', committee: 'Committee', joint_committee
 
 async function bodyPage(read: Reader, id: string): Promise<PageModel> {
   const b = await read('bodies.read', { id });
-  const [meetings, matters, rollCalls] = await Promise.all([
+  const [meetings, matters, rollCalls, history] = await Promise.all([
     read('meetings.list', { body: id, limit: 20 }),
     read('matters.list', { body: id, limit: 20 }),
     read('roll-calls.list', { body: id, limit: 20 }),
+    historySection(read, { body: id }),
   ]);
   const current = b.members.filter((m) => m.endDate === null);
   const holding = (role: string) => {
@@ -56,6 +58,7 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
           [1],
         ),
       ]),
+      history,
       section('Meetings', [
         table(
           'Latest meetings',

@@ -6,6 +6,7 @@ import { type Block, day, facts, type Inline, latest, link, type PageModel, para
 import { money } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
+import { historySection } from './history.ts';
 import { giftsTable } from './lobbying.ts';
 import { pick } from './query.ts';
 import { wardFigure } from './ward-figure.ts';
@@ -57,7 +58,7 @@ async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
 
 async function personPage(read: Reader, id: string): Promise<PageModel> {
   const p = await read('people.public.read', { id });
-  const [record, votes, sponsored, activity, contributions, gifts, moneyPart, map] = await Promise.all([
+  const [record, votes, sponsored, activity, contributions, gifts, moneyPart, map, history] = await Promise.all([
     read('people.public.record.read', { id }),
     read('votes.list', { person: id, limit: 25 }),
     read('matters.list', { sponsor: id, limit: 25 }),
@@ -66,6 +67,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
     read('lobbying.gifts.list', { official: id, limit: 25 }),
     p.kind === 'alderperson' ? moneyBlocks(read, id) : Promise.resolve([]),
     p.kind === 'alderperson' ? wardFigure(read, p.ward) : Promise.resolve(undefined),
+    p.kind === 'alderperson' ? historySection(read, { person: id }) : Promise.resolve(null),
   ]);
   const v = record.votes;
   const label = kindLabel[p.kind];
@@ -107,6 +109,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
           'No committee memberships recorded.',
         ),
       ]),
+      ...(history ? [history] : []),
       section('Voting record', [
         facts([
           ['Roll calls', `${v.total}${v.firstDate ? ` (${v.firstDate} to ${v.lastDate})` : ''}`],

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { retryAfterMs } from '../../../../src/modules/public-data/ingest/http-client.ts';
 import { stableIds } from '../../../../src/modules/public-data/ingest/campaign-finance.ts';
+import { shortUsDate } from '../../../../src/modules/public-data/ingest/committee-history.ts';
 import { parseTable } from '../../../../src/modules/public-data/ingest/csv.ts';
 import { voteValue } from '../../../../src/modules/public-data/ingest/names.ts';
 import { startTestContext, type TestContext } from '../../../helpers/context.ts';
@@ -76,7 +77,7 @@ test('the bundled sample loads once, through the adapters, and serves real recor
   const fresh = await t.ctx.services.ingest.freshness();
   assert.deepEqual(
     fresh.map((f) => f.source),
-    ['campaign_finance', 'elms', 'lobbying', 'sample'],
+    ['campaign_finance', 'committee_history', 'elms', 'lobbying', 'sample'],
   );
 });
 
@@ -220,6 +221,42 @@ test('ids the City renumbered in 2020 never merge two people: each snapshot is r
     'an engagement names an organisation its row does not',
   );
   assert.equal(have.size, want.size);
+});
+
+test('committee history of the Legistar era: every term and attendance row of the files (bare CR line endings), dated, people matched or kept apart', async () => {
+  const lines = (f: string) =>
+    readFileSync(new URL(`../../../../sample/committee-history/${f}`, import.meta.url), 'utf8')
+      .split('\r')
+      .filter((l) => l !== '');
+  const terms = lines('committee_terms_clean.csv');
+  const attendance = lines('attendance_clean.csv').slice(1);
+  assert.equal(terms.length, 2524);
+  assert.equal(attendance.length, 15_448);
+  const r = await sql<Record<string, number>>`select
+      (select count(*)::int from committee_terms) as terms,
+      (select count(*)::int from committee_attendance) as attendance,
+      (select count(*)::int from committee_attendance where present) as present,
+      (select count(distinct person_id)::int from committee_terms) as people,
+      (select count(*)::int from people where id like 'council-flow-%' and (current or kind <> 'alderperson')) as wrongly_current,
+      (select count(*)::int from committee_terms where start_date is null or end_date is null or start_date > end_date) as undated`.execute(t.ctx.db);
+  assert.deepEqual(r.rows[0], {
+    terms: 2524,
+    attendance: 15_448,
+    present: attendance.filter((l) => l.endsWith(',1')).length,
+    people: 80,
+    wrongly_current: 0,
+    undated: 0,
+  });
+  // "Burnett, Jr., Walter" of the files is the alderperson of the roster, not a second person.
+  const burnett = await sql<{ id: string; terms: number }>`select p.id, count(*)::int as terms from committee_terms t join people p on p.id = t.person_id
+      where p.family_name = 'Burnett' group by p.id`.execute(t.ctx.db);
+  assert.equal(burnett.rows.length, 1);
+  assert.ok(!burnett.rows[0]!.id.startsWith('council-flow-'));
+  assert.equal(burnett.rows[0]!.terms, terms.filter((l) => l.startsWith('"Burnett, Jr., Walter"')).length);
+  assert.deepEqual(
+    [shortUsDate('5/16/11'), shortUsDate('3/11/69'), shortUsDate('8/31/16 0:00'), shortUsDate('31/8/2016x')],
+    ['2011-05-16', '1969-03-11', '2016-08-31', null],
+  );
 });
 
 test('a second ingest of the sample changes nothing', async () => {
