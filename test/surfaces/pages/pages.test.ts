@@ -515,3 +515,20 @@ test('the feeds a page links with <link rel="alternate"> answer Atom', async () 
     assert.match(r.body, /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/, feed);
   }
 });
+
+test('the home page says a source is syncing while a sync started after its last success is under way (the sample loads while the site serves)', async () => {
+  const db = site.t.ctx.db;
+  const before = await db.selectFrom('source_sync').selectAll().where('source', '=', 'sample').executeTakeFirstOrThrow();
+  await db
+    .updateTable('source_sync')
+    .set({ last_started_at: new Date(Date.parse(String(before.last_success_at)) + 60_000) })
+    .where('source', '=', 'sample')
+    .execute();
+  try {
+    await both('/', ['syncing since', 'last success']);
+  } finally {
+    await db.updateTable('source_sync').set({ last_started_at: before.last_started_at }).where('source', '=', 'sample').execute();
+  }
+  const home = await site.get('/index.md');
+  assert.ok(!home.body.includes('syncing since'), 'a finished sync is not shown as under way');
+});
