@@ -82,6 +82,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),
     lobbyistContacts: (personId: string, range: DayRange, limit: number) => r.lobbyistContacts(db, personId, range, limit),
     lobbyistContributions: (personId: string, range: DayRange, limit: number) => r.lobbyistContributions(db, personId, range, limit),
+    lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
     passages: (terms: readonly string[], k: number, range: DayRange, each: number): Promise<PassageRow[]> => r.passages(db, terms, k, range, each),
   };

@@ -117,6 +117,12 @@ const cases: Case[] = [
     cites: [BURNETT],
     says: /No lobbyist's activity report in the record names Ald\. Walter R\. Burnett \(Ward 27\) as an official contacted\. Lobbyists did report political contributions/,
   },
+  {
+    // The 2021 snapshot's gifts report 9 to him (2013–2021).
+    q: 'Which lobbyists gave gifts to Walter Burnett?',
+    cites: [BURNETT],
+    says: /Lobbyists reported gifts to Ald\. Walter R\. Burnett \(Ward 27\): .*\d gifts?, \$[\d,.]+/,
+  },
   { q: 'Who represents the 25th ward?', cites: [SIGCHO_LOPEZ], says: /^Ald\. Byron Sigcho-Lopez represents Ward 25\.$/ },
   { q: 'Who is Pat Dowell?', cites: [DOWELL], says: /Pat Dowell is the alderperson of Ward 3\./ },
   {
