@@ -27,7 +27,6 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
   });
   const url = await app.listen({ port: config.port, host: config.host });
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
-  ctx.lifecycle.serving = true;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
@@ -54,5 +53,8 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       throw err;
     }
   }
+  // Ready for a load balancer once the bundled sample (if any) is in: pages answer meanwhile,
+  // but an instance joining a deployment should not serve a half-loaded record.
+  ctx.lifecycle.serving = true;
   return { close, url, ctx };
 }
