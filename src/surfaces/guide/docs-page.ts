@@ -59,6 +59,7 @@ function docsBody(baseUrl: string): Html {
   return html`<p>Two versions of the JSON API serve the same public record: <strong>v1</strong> at <code>${baseUrl}/api/v1</code>
 (<a href="/api/openapi.json">OpenAPI description</a>) and <strong>v2</strong> at <code>${baseUrl}/api/v2</code>, which adds personal follows and team data
 (<a href="/api/v2/openapi.json">OpenAPI description</a>; every operation lists its scopes in <code>x-scopes</code>).</p>
+<p>The whole record at once, without a key: <a href="/bulk">bulk data</a> — one CSV file per table and one SQLite database with full-text search, from one nightly snapshot.</p>
 <section aria-labelledby="key">
 <h2 id="key">Getting a key</h2>
 <ul>
