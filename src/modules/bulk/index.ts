@@ -14,7 +14,8 @@ import type { BulkManifestOut } from './schema.ts';
 
 export { BulkManifest, type BulkManifestOut } from './schema.ts';
 
-const exportKind = defineJob<{ reason: string }>('bulk.export', {
+/** The export job: queued nightly by the schedule, or by anyone who wants one now. */
+export const bulkExportJob = defineJob<{ reason: string }>('bulk.export', {
   policy: 'exclusive',
   retry: { limit: 2, delaySeconds: 900, backoff: true },
   // No heartbeat: on the embedded database the snapshot holds the one connection, so a heartbeat
@@ -87,13 +88,13 @@ export function createBulk(
       return { name: f.name, path: join(found.dir, f.name), bytes: f.bytes, sha256: f.sha256, modifiedAt: new Date(found.manifest.finishedAt) };
     },
     async start() {
-      await others.jobs.work(exportKind, async (job) => {
+      await others.jobs.work(bulkExportJob, async (job) => {
         const manifest = await run({ signal: job.signal, onProgress: (line) => log.debug({ job: job.id }, `bulk export: ${line}`) });
         log.info({ snapshotAt: manifest.snapshotAt, files: manifest.files.length }, 'bulk export written');
         return { snapshotAt: manifest.snapshotAt, files: manifest.files.length };
       });
-      if (cron) await others.jobs.schedule(exportKind, 'nightly', cron, { reason: 'schedule' }, { singletonKey: 'bulk' });
-      else await others.jobs.unschedule(exportKind, 'nightly');
+      if (cron) await others.jobs.schedule(bulkExportJob, 'nightly', cron, { reason: 'schedule' }, { singletonKey: 'bulk' });
+      else await others.jobs.unschedule(bulkExportJob, 'nightly');
     },
   };
 }
