@@ -3,19 +3,17 @@
 // socket on the embedded database, directly on PostgreSQL, both into the same BULK_DIR) and the
 // service serves the new export; the schedule is on the queue and a queued job writes an export.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { bulkExportJob } from '../../src/modules/bulk/index.ts';
 import { bulkTables } from '../../src/modules/public-data/index.ts';
+import { runCli } from '../helpers/cli.ts';
 import { freshDatabase } from '../helpers/context.ts';
 import { startService, type TestService, until } from '../helpers/service.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const pglite = !process.env.DATABASE_URL;
 const bulkDir = mkdtempSync(join(tmpdir(), 'council-bulk-cli-'));
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -31,17 +29,7 @@ after(async () => {
   rmSync(bulkDir, { recursive: true, force: true });
 });
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCli(env, args);
 
 const onDisk = () => JSON.parse(readFileSync(join(bulkDir, 'current', 'index.json'), 'utf8'));
 
