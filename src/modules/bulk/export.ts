@@ -10,16 +10,17 @@
 // service's other queries wait until the rows are read (indexes and compression come after).
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { BulkTable } from '../public-data/index.ts';
-import { bulkSelect } from '../public-data/index.ts';
+import type { BulkTableRead } from '../public-data/index.ts';
 import { csvRecord } from './csv.ts';
 import { discard, gzipFile, MANIFEST_FILE, publish, startExport, writeGzip, exportId } from './files.ts';
 import type { BulkFileOut, BulkManifestOut } from './schema.ts';
-import { openSqliteWriter } from './sqlite.ts';
+import { openSqliteWriter, type SqliteWriter } from './sqlite.ts';
 import { writeFile, unlink } from 'node:fs/promises';
 
 /** Rows fetched from the cursor at a time: small enough to bound memory, large enough to be few round trips. */
-export const FETCH_ROWS = 1000;
+export const FETCH_ROWS = 500;
+/** CSV text handed to gzip at a time (characters): well under V8's large-object threshold. */
+const CHUNK_CHARS = 16_384;
 export const SQLITE_FILE = 'council.sqlite.gz';
 
 export interface ExportOptions {
@@ -31,18 +32,44 @@ export interface ExportOptions {
 
 type Row = Record<string, unknown>;
 
-/** Fetches `table`'s rows page by page from a cursor in the snapshot transaction. */
-async function* pages(trx: Kysely<any>, table: BulkTable, signal?: AbortSignal): AsyncGenerator<Row[]> {
+/**
+ * A table's CSV text, read through a cursor a page at a time; each page goes into the SQLite file
+ * too. Memory: a page is dropped before anything is awaited, so it dies young (a page kept across
+ * the next round trip would be promoted to the old generation and pile up there until a full
+ * collection); the text goes out in pieces under CHUNK_CHARS, small enough to stay out of V8's
+ * large-object space.
+ */
+async function* tableCsv(trx: Kysely<any>, table: BulkTableRead, sqlite: SqliteWriter, counted: (rows: number) => void, signal?: AbortSignal) {
+  yield csvRecord(table.columns.map((c) => c.name));
   const cursor = `bulk_${table.name}`;
-  await sql.raw(`declare ${cursor} no scroll cursor for ${bulkSelect(table)}`).execute(trx);
+  await sql.raw(`declare ${cursor} no scroll cursor for ${table.select}`).execute(trx);
   for (;;) {
     signal?.throwIfAborted();
-    const { rows } = await sql.raw<Row>(`fetch forward ${FETCH_ROWS} from ${cursor}`).execute(trx);
-    if (rows.length === 0) break;
-    yield rows;
+    const chunks = csvChunks(table, sqlite, (await sql.raw<Row>(`fetch forward ${FETCH_ROWS} from ${cursor}`).execute(trx)).rows, counted);
+    if (chunks.length === 0) break;
+    // Each chunk is let go as soon as it is handed on.
+    while (chunks.length) yield chunks.shift()!;
   }
   // On failure the transaction is rolled back, which closes the cursor with it.
   await sql.raw(`close ${cursor}`).execute(trx);
+}
+
+/** A page written to SQLite and turned into CSV pieces; nothing of the rows outlives the call. */
+function csvChunks(table: BulkTableRead, sqlite: SqliteWriter, rows: Row[], counted: (rows: number) => void): string[] {
+  if (rows.length === 0) return [];
+  sqlite.insert(table, rows);
+  counted(rows.length);
+  const chunks: string[] = [];
+  let chunk = '';
+  for (const row of rows) {
+    chunk += csvRecord(table.columns.map((c) => row[c.name]));
+    if (chunk.length >= CHUNK_CHARS) {
+      chunks.push(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) chunks.push(chunk);
+  return chunks;
 }
 
 interface Snapshot {
@@ -51,7 +78,7 @@ interface Snapshot {
 }
 
 /** Writes one export under `dir` and makes it the one served; its manifest (without URLs). */
-export async function writeExport(db: Kysely<any>, tables: readonly BulkTable[], dir: string, schemaVersion: number, options: ExportOptions = {}) {
+export async function writeExport(db: Kysely<any>, tables: readonly BulkTableRead[], dir: string, schemaVersion: number, options: ExportOptions = {}) {
   const { signal } = options;
   const progress = options.onProgress ?? (() => {});
   const started = new Date();
@@ -70,16 +97,12 @@ export async function writeExport(db: Kysely<any>, tables: readonly BulkTable[],
       const at = new Date(first.rows[0]!.at);
       for (const table of tables) {
         let rows = 0;
-        async function* csv(): AsyncGenerator<string> {
-          yield csvRecord(table.columns.map((c) => c.name));
-          for await (const page of pages(trx, table, signal)) {
-            sqlite.insert(table, page);
-            rows += page.length;
-            yield page.map((row) => csvRecord(table.columns.map((c) => row[c.name]))).join('');
-          }
-        }
         const name = `${table.name}.csv.gz`;
-        const written = await writeGzip(join(partial, name), csv(), signal);
+        const written = await writeGzip(
+          join(partial, name),
+          tableCsv(trx, table, sqlite, (n) => (rows += n), signal),
+          signal,
+        );
         counts.set(table.name, rows);
         files.push({ name, format: 'csv', table: table.name, mediaType: 'text/csv; charset=utf-8; header=present', encoding: 'gzip', ...written, rows });
         progress(`${table.name}: ${rows} rows`);

@@ -7,8 +7,8 @@
 // The previous export is kept until the next one replaces it, so a download that resolved its file
 // just before a switch still finds it; older ones are removed.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, readlink, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, readlink, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -65,9 +65,38 @@ export async function writeGzip(path: string, source: AsyncIterable<string | Buf
   return result();
 }
 
-/** Gzips a file into `path`. */
-export function gzipFile(from: string, path: string, signal?: AbortSignal): Promise<Written> {
-  return writeGzip(path, createReadStream(from), signal);
+/** Input read at a time by gzipFile, into one buffer used again and again. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Gzips a file into `path`. The file (the SQLite copy: gigabytes for a large record) is read into
+ * one reused buffer, each piece handed to gzip only once it took the last (the write callback of a
+ * Transform comes once the chunk is processed): reading through a file stream would leave a fresh
+ * buffer behind for every 64 KiB, memory outside V8's heap that is given back only by a collection.
+ */
+export async function gzipFile(from: string, path: string, signal?: AbortSignal): Promise<Written> {
+  const { through, result } = measure();
+  const gzip = createGzip();
+  const written = pipeline(gzip, through, createWriteStream(path), ...(signal ? [{ signal }] : []));
+  const file = await open(from, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    for (;;) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await file.read(buffer, 0, READ_BYTES, null);
+      if (bytesRead === 0) break;
+      await new Promise<void>((resolve, reject) => gzip.write(buffer.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())));
+    }
+    gzip.end();
+    await written;
+  } catch (err) {
+    gzip.destroy(err as Error);
+    await written.catch(() => {});
+    throw err;
+  } finally {
+    await file.close();
+  }
+  return result();
 }
 
 /** Makes a finished export the one served, then removes all but it and the previous one. */

@@ -10,6 +10,7 @@ import { defineJob, type Jobs } from '../../kernel/jobs.ts';
 import { BULK_SCHEMA_VERSION, bulkTables } from '../public-data/index.ts';
 import { type ExportOptions, writeExport } from './export.ts';
 import { currentExport, readManifestFile } from './files.ts';
+import { exportInWorker } from './worker-run.ts';
 import type { BulkManifestOut } from './schema.ts';
 
 export { BulkManifest, type BulkManifestOut } from './schema.ts';
@@ -63,7 +64,10 @@ export function createBulk(
     return kept;
   }
 
+  // On a server the export runs in a worker thread with its own connection and a bounded heap
+  // (worker.ts). The embedded database can be read only by this thread, so there it runs here.
   function run(options: ExportOptions = {}): Promise<BulkManifestOut> {
+    if (config.databaseUrl) return exportInWorker({ databaseUrl: config.databaseUrl, tables: bulkTables, dir, schemaVersion: BULK_SCHEMA_VERSION }, options);
     return writeExport(db, bulkTables, dir, BULK_SCHEMA_VERSION, options);
   }
 

@@ -38,6 +38,12 @@ export interface BulkTable {
   search?: readonly string[];
 }
 
+/** A table as the export reads it: plain data (it crosses to a worker thread), with its statement. */
+export interface BulkTableRead extends BulkTable {
+  /** The statement that reads its rows, in their order (no parameters). */
+  select: string;
+}
+
 const column =
   (type: BulkType) =>
   (name: string, expr: string, description: string, references?: string): BulkColumn => ({
@@ -163,7 +169,7 @@ function byId(
   };
 }
 
-export const bulkTables: readonly BulkTable[] = [
+const definitions: readonly BulkTable[] = [
   byId(
     'bodies',
     'b',
@@ -460,6 +466,8 @@ export const bulkTables: readonly BulkTable[] = [
 ];
 
 /** The statement that reads a table's rows, in their order. */
-export function bulkSelect(table: BulkTable): string {
+function bulkSelect(table: BulkTable): string {
   return `select ${table.columns.map((c) => `${c.expr} as "${c.name}"`).join(', ')} from ${table.from} order by ${table.orderBy}`;
 }
+
+export const bulkTables: readonly BulkTableRead[] = definitions.map((t) => ({ ...t, select: bulkSelect(t) }));

@@ -47,4 +47,4 @@ export { type ChangeFeed, type ChangeItem, createChangeFeed, type FollowedKind }
 export { parseWardBoundaries, type WardBoundary, wardAt, wardBoundaries } from './wards.ts';
 
 /** The public record as bulk tables: columns, the SQL reading each, and what a SQLite copy indexes (modules/bulk writes them). */
-export { BULK_SCHEMA_VERSION, type BulkColumn, type BulkTable, type BulkType, bulkSelect, bulkTables } from './bulk-tables.ts';
+export { BULK_SCHEMA_VERSION, type BulkColumn, type BulkTable, type BulkTableRead, type BulkType, bulkTables } from './bulk-tables.ts';

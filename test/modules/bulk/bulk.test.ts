@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -297,6 +297,15 @@ describe('the files', () => {
     const matter = csv.get('matters')!.find((r) => r.id === seeded.matters[0]!.id)!;
     assert.equal(matter.title, TRICKY_TITLE);
     assert.equal(matter.topics, '["zoning","café"]');
+  });
+});
+
+describe('a failed export', () => {
+  test('stopped midway, it changes nothing served and leaves nothing behind', async () => {
+    const stop = new AbortController();
+    await assert.rejects(t.ctx.services.bulk.export({ signal: stop.signal, onProgress: () => stop.abort() }));
+    assert.equal((await t.app.inject({ method: 'GET', url: '/bulk/index.json' })).json().snapshotAt, manifest.snapshotAt);
+    assert.deepEqual(readdirSync(join(bulkDir, 'exports')), [readlinkSync(join(bulkDir, 'current')).split('/').pop()]);
   });
 });
 
