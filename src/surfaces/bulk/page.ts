@@ -7,7 +7,7 @@ import { facts, link, list, type PageModel, paragraph, section, table } from '..
 import type { PageDef, Reader } from '../pages/page-route.ts';
 
 const ABOUT =
-  'The whole public record of the Chicago City Council — legislation, votes, meetings, people, committees, campaign money and lobbying — as one CSV file per table (RFC 4180, UTF-8, a header row) and one SQLite database of the same tables with indexes and full-text search (FTS5; it opens in sqlite3 and Datasette), each gzip-compressed, all from one snapshot of the database. No credential is needed. A new export is written every night.';
+  'The whole public record of the Chicago City Council — legislation, votes, meetings, people, committees, campaign money and lobbying — as one CSV file per table (RFC 4180, UTF-8, a header row) and one SQLite database of the same tables with indexes and full-text search (FTS5; it opens in sqlite3 and Datasette), each gzip-compressed, all from one snapshot of the database. No credential is needed. A new export is written on the operator’s schedule, nightly by default.';
 
 /** "1.2 MB" from a byte count. */
 export function size(bytes: number): string {
