@@ -7,7 +7,8 @@
 // The snapshot: one transaction, REPEATABLE READ and READ ONLY, so every statement in it sees the
 // database as it was at its first statement, whatever commits meanwhile (PostgreSQL, "Transaction
 // Isolation", 13.2.2). On the embedded database the transaction holds the one connection, so the
-// service's other queries wait until the rows are read (indexes and compression come after).
+// service's other queries wait until the rows are read (indexes and compression come after); on a
+// server this runs in a worker thread with a connection of its own (worker.ts).
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { BulkTableRead } from '../public-data/index.ts';
