@@ -14,6 +14,7 @@ import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
 import { a2aSurface } from './surfaces/a2a/index.ts';
 import { agentSurface } from './surfaces/agent/index.ts';
+import { bulkSurface } from './surfaces/bulk/index.ts';
 import { mcpSurface } from './surfaces/mcp/index.ts';
 import { oauthSurface } from './surfaces/oauth/index.ts';
 import { graphqlSurface } from './surfaces/graphql/index.ts';
@@ -112,4 +113,5 @@ export async function mountSurfaces(app: FastifyInstance, ctx: AppContext): Prom
   await app.register(graphqlSurface(ctx));
   await app.register(webExtrasSurface(ctx));
   await app.register(pagesSurface(ctx));
+  await app.register(bulkSurface(ctx));
 }

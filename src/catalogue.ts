@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import { bindOperations, type Operation } from './kernel/catalogue.ts';
 import { alertsOperations } from './modules/alerts/operations.ts';
 import { answersOperations } from './modules/answers/operations.ts';
+import { bulkOperations } from './modules/bulk/operations.ts';
 import { credentialsOperations } from './modules/credentials/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
 import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
@@ -15,7 +16,8 @@ type Definitions = typeof publicDataOperations &
   typeof teamDataOperations &
   typeof credentialsOperations &
   typeof answersOperations &
-  typeof alertsOperations;
+  typeof alertsOperations &
+  typeof bulkOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -30,5 +32,6 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.teamData, teamDataOperations),
     ...bindOperations(services.answers, answersOperations),
     ...bindOperations(services.alerts, alertsOperations),
+    ...bindOperations(services.bulk, bulkOperations),
   ];
 }

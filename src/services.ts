@@ -9,6 +9,7 @@ import { type Accounts, createAccounts } from './modules/accounts/index.ts';
 import { type AgentTasks, createAgentTasks } from './modules/agent-tasks/index.ts';
 import { type Alerts, createAlerts } from './modules/alerts/index.ts';
 import { type Answers, createAnswers } from './modules/answers/index.ts';
+import { type Bulk, createBulk } from './modules/bulk/index.ts';
 import { type Credentials, createCredentials } from './modules/credentials/index.ts';
 import { createIdempotency, type Idempotency } from './modules/idempotency/index.ts';
 import { createPublicData, createRetrieval, type PublicData } from './modules/public-data/index.ts';
@@ -44,6 +45,8 @@ export interface Services {
   alerts: Alerts;
   /** The A2A agent's tasks, kept per owner. */
   agentTasks: AgentTasks;
+  /** Bulk exports of the public record: written nightly and by the operator, served at /bulk/. */
+  bulk: Bulk;
   close(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     events,
     alerts,
     agentTasks: createAgentTasks(deps, { jobs }),
+    bulk: createBulk(deps, { jobs }),
     async close() {
       await webhooks.close();
       await live.close();

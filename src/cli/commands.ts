@@ -43,7 +43,8 @@ export type Command =
   | { name: 'teams limits'; team: string; limits: LimitFlags }
   | { name: 'keys create'; email: string; keyName: string; scopes: string[]; team?: string; expires?: string; allowedIps?: string[] }
   | { name: 'keys list'; email?: string; team?: string; all: boolean }
-  | { name: 'keys revoke'; id: string };
+  | { name: 'keys revoke'; id: string }
+  | { name: 'bulk' };
 
 export type CommandName = Command['name'] | 'serve';
 
@@ -226,6 +227,11 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
     summary: 'Revoke a key',
     flags: { id: { type: 'string', required: true, help: 'the key id' } },
     build: (v) => ({ name: 'keys revoke', id: str(v, 'id')! }),
+  },
+  bulk: {
+    summary: 'Write a bulk export of the public record now (a CSV per table and a SQLite file, gzipped, into BULK_DIR); the service serves it at /bulk/',
+    flags: {},
+    build: () => ({ name: 'bulk' }),
   },
 };
 

@@ -83,5 +83,14 @@ export async function execute(ctx: AppContext, command: Command, io: CommandIo):
     }
     case 'keys revoke':
       return { ...(await credentials.keys.revoke(operator, { id: command.id })) };
+    case 'bulk': {
+      const manifest = await ctx.services.bulk.export({ onProgress: (line) => io.progress(line) });
+      return {
+        dir: ctx.config.bulk.dir,
+        snapshotAt: manifest.snapshotAt,
+        schemaVersion: manifest.schemaVersion,
+        files: manifest.files.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes, sha256: f.sha256 })),
+      };
+    }
   }
 }

@@ -60,5 +60,10 @@ export function formatResult(command: Command, r: CommandResult): string {
       return x.keys.length ? x.keys.map(keyLines).join('\n') : 'no keys';
     case 'keys revoke':
       return `revoked ${x.id} (${x.prefix}…) at ${x.revokedAt}`;
+    case 'bulk':
+      return [
+        `bulk export of the snapshot taken ${x.snapshotAt} (schema version ${x.schemaVersion}) in ${x.dir}:`,
+        ...x.files.map((f: Any) => `  ${f.name}: ${f.rows} rows, ${f.bytes} bytes, sha256 ${f.sha256}`),
+      ].join('\n');
   }
 }

@@ -1,5 +1,5 @@
 // One env schema → typed Config (decisions.md, "Running it"). Read once at start-up.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
@@ -49,6 +49,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Alerts on follows (modules/alerts): email retries, and when daily and weekly digests go out (UTC cron). */
   alerts: { retry: { limit: number; delaySeconds: number }; dailyCron: string; weeklyCron: string };
+  /** Bulk exports (modules/bulk): where they are written and served from, and when (UTC cron; null: never by itself). */
+  bulk: { dir: string; cron: string | null };
 }
 
 export interface WebhookConfig {
@@ -202,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retry: { limit: int(env, 'ALERT_RETRY_LIMIT', 6, 0, 50), delaySeconds: int(env, 'ALERT_RETRY_DELAY_SECONDS', 60, 1, 86_400) },
       dailyCron: cronSetting(env, 'ALERT_DAILY_CRON', '0 12 * * *'),
       weeklyCron: cronSetting(env, 'ALERT_WEEKLY_CRON', '0 12 * * 1'),
+    },
+    bulk: {
+      dir: resolve(str(env, 'BULK_DIR') ?? join(str(env, 'DATA_DIR') ?? './data', 'bulk')),
+      // After the daily syncs of the default schedules (06:20 and 06:40 UTC).
+      cron: (str(env, 'BULK_CRON') ?? '').toLowerCase() === 'off' ? null : cronSetting(env, 'BULK_CRON', '30 7 * * *'),
     },
   };
 }

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
 import { freshDatabase } from '../helpers/context.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,23 +25,7 @@ after(async () => {
   await db.drop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCli(env, args);
 
 async function cliJson(...args: string[]): Promise<any> {
   const r = await cli(...args, '--json');

@@ -45,3 +45,6 @@ export { type ChangeFeed, type ChangeItem, createChangeFeed, type FollowedKind }
 
 /** The 2023 ward boundaries from the bundled file, and the ward containing a point (wards.ts). */
 export { parseWardBoundaries, type WardBoundary, wardAt, wardBoundaries } from './wards.ts';
+
+/** The public record as bulk tables: columns, the SQL reading each, and what a SQLite copy indexes (modules/bulk writes them). */
+export { BULK_SCHEMA_VERSION, type BulkColumn, type BulkTable, type BulkTableRead, type BulkType, bulkTables } from './bulk-tables.ts';

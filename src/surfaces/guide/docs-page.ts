@@ -60,6 +60,7 @@ function docsBody(baseUrl: string): Html {
 (<a href="/api/openapi.json">OpenAPI description</a>) and <strong>v2</strong> at <code>${baseUrl}/api/v2</code>, which adds personal follows and team data
 (<a href="/api/v2/openapi.json">OpenAPI description</a>; every operation lists its scopes in <code>x-scopes</code>).
 The same public record is a graph at <code>${baseUrl}/api/graphql</code>: open <a href="/api/graphql">the GraphQL explorer</a> (GraphiQL) in a browser, with a key or signed in.</p>
+<p>The whole record at once, without a key: <a href="/bulk">bulk data</a> — one CSV file per table and one SQLite database with full-text search, from one nightly snapshot.</p>
 <section aria-labelledby="key">
 <h2 id="key">Getting a key</h2>
 <ul>

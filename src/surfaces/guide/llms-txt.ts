@@ -46,6 +46,7 @@ Send the credential as \`Authorization: Bearer <credential>\` (v1 also takes \`X
 - [Wards](${b}/wards.md): the 50 wards and their alderpersons; [ward 42](${b}/wards/42.md). Which ward a point is in: \`GET ${b}/api/v1/wards?lat=41.8837&lon=-87.6319\`.
 - Every record page has a Markdown variant at the same path plus \`.md\`, with absolute links: \`${b}/matters/{record}.md\`, \`${b}/people/{id}.md\`, \`${b}/meetings/{id}.md\`, \`${b}/bodies/{id}.md\`.
 - [New legislation (Atom)](${b}/feeds/matters.atom), [meetings (Atom)](${b}/feeds/meetings.atom); an alderperson's votes \`${b}/feeds/people/{id}/votes.atom\`; a committee's actions \`${b}/feeds/bodies/{id}/actions.atom\`; any search \`${b}/feeds/search.atom?q={words}\`.
+- [Bulk data](${b}/bulk) ([Markdown](${b}/bulk.md)): the whole public record as one gzipped CSV file per table and one SQLite database with full-text search, from one nightly snapshot; the manifest \`${b}/bulk/index.json\` lists each file's URL, size, row count and SHA-256 (404 until the first export); files answer ETag and range requests.
 - [Sitemap](${b}/sitemap.xml) of every page.
 `;
 }

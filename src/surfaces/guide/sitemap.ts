@@ -45,7 +45,7 @@ const listers: Record<string, Lister> = {
 /** Pages that are not records: the home page, the wards, the docs, the agent guide. */
 function sitePages(): Url[] {
   const wards = Array.from({ length: 50 }, (_, i) => ({ loc: `/wards/${i + 1}` }));
-  return [{ loc: '/' }, { loc: '/wards' }, ...wards, { loc: '/docs' }, { loc: '/llms.txt' }, { loc: '/auth.md' }];
+  return [{ loc: '/' }, { loc: '/wards' }, ...wards, { loc: '/docs' }, { loc: '/llms.txt' }, { loc: '/auth.md' }, { loc: '/bulk' }];
 }
 
 export const sitemapKinds = ['pages', ...Object.keys(listers)];

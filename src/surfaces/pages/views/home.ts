@@ -94,6 +94,7 @@ async function homePage(read: Reader): Promise<PageModel> {
           [link('llms.txt', '/llms.txt'), ': the guide for AI agents, and ', link('how an agent gets a credential', '/auth.md')],
           ['Every page has a Markdown variant: add ', '.md', ' to its address (this one is ', link('/index.md', '/index.md'), ')'],
           ['Atom feeds: ', link('new legislation', feeds.legislation.href), ', ', link('meetings', feeds.meetings.href)],
+          [link('Bulk data', '/bulk'), ': the whole record as CSV files and one SQLite database, refreshed nightly, no key needed'],
           [link('Sign in', '/signin'), ' to make an API key and follow records'],
         ]),
       ]),
