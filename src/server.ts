@@ -18,11 +18,6 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
           throw err;
         })
       : null;
-  if (config.loadSample) {
-    // Two instances starting at once on one database: the second waits, then finds data.
-    const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)));
-    if (loaded) ctx.log.info('loaded the bundled Chicago sample');
-  }
   const app = await buildApp(ctx);
   // The job queue and its workers (scheduled ingestion); ctx.close() stops them gracefully.
   await startWorkers(ctx).catch(async (err) => {
@@ -45,5 +40,19 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       await app.close();
       await ctx.close();
     })());
+  if (config.loadSample) {
+    // The site answers while the sample loads (its first page within seconds of a fresh start;
+    // the sources' freshness says the sample is loading): pages fill in as records arrive, since
+    // every kept answer is dropped when the public record changes (kernel/coherence.ts). This
+    // returns once it is loaded. Two instances starting at once on one database: the second
+    // waits, then finds data.
+    try {
+      const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)));
+      if (loaded) ctx.log.info('loaded the bundled Chicago sample');
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  }
   return { close, url, ctx };
 }

@@ -105,7 +105,7 @@ export const commands: Record<Exclude<CommandName, 'serve'>, CommandSpec> & { se
   serve: { summary: 'Serve the API (PORT, HOST, DATABASE_URL, DATA_DIR from the environment)', flags: {} },
   migrate: { summary: 'Apply database migrations', flags: {}, build: () => ({ name: 'migrate' }) },
   ingest: {
-    summary: 'Fetch a public source into the database (elms, legistar:<client>, lobbying, campaign-finance, sample)',
+    summary: 'Fetch a public source into the database (elms, legistar:<client>, lobbying, campaign-finance, committee-history, sample)',
     positionals: ['source'],
     flags: {
       from: { type: 'string', help: 'read recorded files from PATH instead of the live source' },

@@ -96,6 +96,22 @@ test('a public answer is kept until the public record changes', async () => {
   assert.equal((await get(a, url, key)).json().title, 'Changed as ingest would');
 });
 
+test('every table of the public record tells the instances when it changes (kept answers are dropped)', async () => {
+  // The public record's tables are those with provenance (source_url); each needs the notifying trigger of 0070.
+  const { rows } = await sql<{ table_name: string; notified: boolean }>`
+    select c.table_name,
+      exists (select 1 from pg_trigger g join pg_class r on r.oid = g.tgrelid
+              where r.relname = c.table_name and g.tgname = c.table_name || '_public_data_changed') as notified
+    from information_schema.columns c
+    where c.table_schema = current_schema() and c.column_name = 'source_url'
+    order by 1`.execute(a.ctx.db);
+  assert.ok(rows.some((r) => r.table_name === 'lobbying_gifts') && rows.some((r) => r.table_name === 'committee_attendance'));
+  assert.deepEqual(
+    rows.filter((r) => !r.notified).map((r) => r.table_name),
+    [],
+  );
+});
+
 test('an unknown record is never kept: it is found once it arrives', async () => {
   const { key } = await newKey(a);
   const url = '/api/v1/matters/O2099-0000001';

@@ -70,7 +70,7 @@ export const donors: Composer = async (kit) => {
   return out;
 };
 
-/** Lobbyists who reported contact with an official, and lobbyists' reported contributions to them. */
+/** Lobbyists who reported contact with an official, and lobbyists' reported contributions and gifts to them. */
 export const lobbying: Composer = async (kit) => {
   const people = (await peopleMeant(kit)).filter((p) => p.kind !== 'lobbyist');
   // Naming no official: sums over the disclosures (compensation, clients, contributions).
@@ -79,7 +79,11 @@ export const lobbying: Composer = async (kit) => {
   const out: string[] = [];
   for (const p of people.slice(0, 2)) {
     citePerson(kit, p);
-    const [contacts, gifts] = await Promise.all([kit.retrieval.lobbyistContacts(p.id, range, 10), kit.retrieval.lobbyistContributions(p.id, range, 5)]);
+    const [contacts, gifts, presents] = await Promise.all([
+      kit.retrieval.lobbyistContacts(p.id, range, 10),
+      kit.retrieval.lobbyistContributions(p.id, range, 5),
+      kit.retrieval.lobbyistGifts(p.id, range, 5),
+    ]);
     if (contacts.length) {
       const list = contacts.map((c) => {
         const detail = [
@@ -104,6 +108,16 @@ export const lobbying: Composer = async (kit) => {
         return `${g.name} (${dollars(g.total)} in ${g.contributions} contribution${g.contributions === 1 ? '' : 's'})`;
       });
       out.push(`Lobbyists did report political contributions to ${personLabel(p)}${within(kit)}: ${joinList(list)}.`);
+    }
+    if (presents.length) {
+      const list = presents.map((g) => {
+        const what = g.what.slice(0, 2).join('; ').toLowerCase();
+        kit.sources.add('lobbyist', g.lobbyist_id, g.name, [
+          `Reported ${g.gifts} gift${g.gifts === 1 ? '' : 's'} to ${personLabel(p)} valued at ${dollars(g.total)}${what ? ` (${what})` : ''}, ${g.first ?? '?'} to ${g.last ?? '?'}.`,
+        ]);
+        return `${g.name} (${g.gifts} gift${g.gifts === 1 ? '' : 's'}, ${dollars(g.total)}${what ? `: ${what}` : ''})`;
+      });
+      out.push(`Lobbyists reported gifts to ${personLabel(p)}${within(kit)}: ${joinList(list)}.`);
     }
   }
   return out;

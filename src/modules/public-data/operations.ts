@@ -158,6 +158,14 @@ export const publicDataOperations = {
     s.Contribution,
     (pd, q) => pd.lobbying.contributions.list(q),
   ),
+  'lobbying.gifts.list': list(
+    'lobbying',
+    'Gifts lobbyists reported giving to City officials and employees, by lobbyist and receiving alderperson',
+    s.GiftsQuery,
+    s.Gift,
+    (pd, q) => pd.lobbying.gifts.list(q),
+    `\`official\` keeps the gifts whose report names that alderperson (the City Council department, or an alderman's title, and exactly one alderperson of that name). ${listDescription}`,
+  ),
   'people.public.record.read': op({
     ...read,
     summary: "A public person's voting record (attendance, agreement with the majority) and how far their sponsored legislation got",
@@ -166,6 +174,27 @@ export const publicDataOperations = {
     input: s.PersonRecordQuery,
     output: s.PersonRecord,
     run: (pd, _actor, q) => pd.personRecord(q.id),
+  }),
+  'council.compare.read': op({
+    ...read,
+    summary:
+      'Every current alderperson side by side: attendance, agreement with the council majority, roll calls in the minority, legislation sponsored and passed',
+    description:
+      'Computed in the database over the votes recorded by name, with the same measures as a person’s record: attendance counts every vote but absent or not voting; the majority of a roll call is the side with more yeas or nays in its tallies as published (a tie decides nothing). Sort by any column; ties by ward.',
+    tags: ['people'],
+    input: s.CouncilCompareQuery,
+    output: s.CouncilCompare,
+    run: (pd, _actor, q) => pd.councilCompare(q),
+  }),
+  'committee-history.read': op({
+    ...read,
+    summary: 'The Legistar-era committee history of a person or a body: terms (to 2019) and meeting attendance (2011–2017)',
+    description:
+      'From DataMade’s council-flow (derived from its Open Civic Data API for Chicago): committee terms, and for confirmed committee meetings 2011–2017 whether each member is recorded present. Give exactly one of `person` or `body`; an unknown id has an empty history.',
+    tags: ['people'],
+    input: s.CommitteeHistoryQuery,
+    output: s.CommitteeHistory,
+    run: (pd, _actor, q) => pd.committeeHistory(q),
   }),
   'money.contributors.read': op({
     ...read,

@@ -85,6 +85,7 @@ export const presentMatter = (r: Row): MatterOut => ({
   keyLegislation: r.key_legislation,
   introductionDate: r.introduction_date,
   finalActionDate: r.final_action_date,
+  lastActionDate: r.last_action_date,
   controllingBodyId: r.controlling_body_id,
   topics: r.topics ?? [],
   sponsorNames: r.sponsor_names,
@@ -121,6 +122,8 @@ export const presentRollCall = (r: Row): RollCallOut => ({
     vacant: r.vacant,
     risingVote: r.rising_vote,
   },
+  talliesPublished: r.tallies_published,
+  votesReported: r.votes_reported,
   ...provenance(r),
 });
 
@@ -222,7 +225,7 @@ export const presentOrganisation = (r: Row): OrganisationOut => ({
 });
 export const presentOrganisationDetail = (r: Row): OrganisationDetailOut => ({ ...presentOrganisation(r), engagements: r.engagements });
 
-/** Any of the four disclosure kinds; the response schema keeps only the fields of its kind. */
+/** Any of the five disclosure kinds; the response schema keeps only the fields of its kind. */
 export const presentReport = (r: Row) => ({
   id: r.id,
   lobbyistId: r.lobbyist_id,
@@ -238,6 +241,8 @@ export const presentReport = (r: Row) => ({
   purpose: r.purpose ?? null,
   recipient: r.recipient ?? null,
   recipientPersonId: r.recipient_person_id ?? null,
+  recipientTitle: r.recipient_title ?? null,
+  description: r.description ?? null,
   actionSought: r.action_sought ?? null,
   department: r.department ?? null,
   officialPersonId: r.official_person_id ?? null,

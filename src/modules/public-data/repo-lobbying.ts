@@ -73,7 +73,10 @@ export async function organisationDetail(db: Db, table: OrgTable, id: string) {
     .executeTakeFirst();
 }
 
-export type ReportTable = 'lobbying_compensation' | 'lobbying_expenditures' | 'lobbying_contributions' | 'lobbying_activity';
+export type ReportTable = 'lobbying_compensation' | 'lobbying_expenditures' | 'lobbying_contributions' | 'lobbying_gifts' | 'lobbying_activity';
+
+/** The disclosures made to an official, who is named by recipient_person_id there (else official_person_id). */
+const toOfficial = (table: ReportTable) => table === 'lobbying_contributions' || table === 'lobbying_gifts';
 
 export const periodSortPlan = (sort: string): SortPlan => {
   const dir = sort === 'period' ? 'asc' : 'desc';
@@ -103,14 +106,14 @@ export function reportListQuery(db: Db, table: ReportTable, f: ReportFilters) {
     .innerJoin('people as l', 'l.id', 'x.lobbyist_id')
     .selectAll('x')
     .select('l.name as lobbyist_name');
-  if (table !== 'lobbying_contributions') {
+  if (!toOfficial(table)) {
     qb = qb.leftJoin('lobbying_clients as cl', 'cl.id', 'x.client_id').select('cl.name as client_name');
   }
   if (table === 'lobbying_activity') qb = qb.leftJoin('people as o', 'o.id', 'x.official_person_id').select('o.name as official_name');
   if (f.lobbyist !== undefined) qb = qb.where('x.lobbyist_id', '=', f.lobbyist);
   if (f.client !== undefined) qb = qb.where('x.client_id', '=', f.client);
   if (f.official !== undefined) {
-    qb = qb.where(table === 'lobbying_contributions' ? 'x.recipient_person_id' : 'x.official_person_id', '=', f.official);
+    qb = qb.where(toOfficial(table) ? 'x.recipient_person_id' : 'x.official_person_id', '=', f.official);
   }
   if (f.from !== undefined) qb = qb.where('x.period_start', '>=', f.from);
   if (f.to !== undefined) qb = qb.where('x.period_start', '<=', f.to);

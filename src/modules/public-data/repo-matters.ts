@@ -25,6 +25,7 @@ export const matterColumns = [
   'm.key_legislation',
   'm.introduction_date',
   'm.final_action_date',
+  'm.last_action_date',
   'm.controlling_body_id',
   'm.topics',
   'm.sponsor_names',

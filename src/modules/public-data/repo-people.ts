@@ -23,7 +23,10 @@ export function bodyListQuery(db: Db, f: { kind?: string; active?: boolean; q?: 
   return updatedSince(qb, 'b.updated_at', f.updatedSince);
 }
 
-/** The detail documents of bodies (members as JSON): filter by id, or by many ids. */
+/** Chairs first, then vice chairs, then everyone else (m is body_memberships). */
+const roleRank = sql`case m.role when 'Chair' then 0 when 'Vice Chair' then 1 else 2 end`;
+
+/** The detail documents of bodies (members as JSON, chairs and vice chairs first): filter by id, or by many ids. */
 export function bodyDetailQuery(db: Db) {
   return db
     .selectFrom('bodies as b')
@@ -32,7 +35,7 @@ export function bodyDetailQuery(db: Db) {
       jsonRows(
         sql`select m.person_id as "personId", p.name, p.ward, m.role, m.start_date as "startDate", m.end_date as "endDate"
           from body_memberships m join people p on p.id = m.person_id
-          where m.body_id = b.id and p.kind in ('alderperson', 'official', 'lobbyist') order by p.sort_name, m.start_date`,
+          where m.body_id = b.id and p.kind in ('alderperson', 'official', 'lobbyist') order by ${roleRank}, p.sort_name, m.start_date`,
       ).as('members'),
     );
 }
@@ -100,7 +103,7 @@ export function personDetailQuery(db: Db, kinds: readonly string[]) {
       ).as('terms'),
       jsonRows(
         sql`select m.body_id as "bodyId", b.name as "bodyName", m.role, m.start_date as "startDate", m.end_date as "endDate"
-          from body_memberships m join bodies b on b.id = m.body_id where m.person_id = p.id order by b.name, m.start_date`,
+          from body_memberships m join bodies b on b.id = m.body_id where m.person_id = p.id order by ${roleRank}, b.name, m.start_date`,
       ).as('memberships'),
     ])
     .where('p.kind', 'in', [...kinds] as PersonKind[]);

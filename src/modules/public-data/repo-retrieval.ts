@@ -133,6 +133,18 @@ export async function lobbyistContributions(db: Db, personId: string, range: Ran
   return rows;
 }
 
+/** Gifts lobbyists reported giving this official, largest totals first (reporting periods in the range). */
+export async function lobbyistGifts(db: Db, personId: string, range: Range, limit: number) {
+  const { rows } = await sql<{ lobbyist_id: string; name: string; total: string; gifts: number; what: string[]; first: string | null; last: string | null }>`
+    select g.lobbyist_id, p.name, sum(g.amount)::text as total, count(*)::int as gifts,
+      array_agg(distinct g.description) filter (where g.description is not null) as what,
+      min(g.period_start)::text as first, max(g.period_end)::text as last
+    from lobbying_gifts g join people p on p.id = g.lobbyist_id
+    where g.recipient_person_id = ${personId} ${within('g.period_end', { from: range.from })} ${within('g.period_start', { to: range.to })}
+    group by g.lobbyist_id, p.name order by sum(g.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
 /**
  * The body an action belongs to: its id, or, where the source gave only a name, that name (any
  * letter case) or the name with "Chicago " before it (the clerk's older rows say "Chicago City

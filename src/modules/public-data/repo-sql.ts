@@ -35,6 +35,8 @@ const rollCallFields = sql`'id', r.id, 'matterId', r.matter_id,
   'meetingId', r.meeting_id, 'bodyId', r.body_id, 'date', r.date, 'actionName', r.action_name, 'result', r.result,
   'tallies', json_build_object('yea', r.yea, 'nay', r.nay, 'absent', r.absent, 'notVoting', r.not_voting,
     'present', r.present, 'recused', r.recused, 'vacant', r.vacant, 'risingVote', r.rising_vote),
+  'talliesPublished', r.tallies_published,
+  'votesReported', (select count(*)::int from votes vr where vr.roll_call_id = r.id),
   'sourceUrl', r.source_url, 'updatedAt', ${isoTs('r.updated_at')}`;
 
 /** One roll call as presented (alias `r`), for the detail documents built in one round trip. */

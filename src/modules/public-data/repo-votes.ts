@@ -1,4 +1,5 @@
 // Roll calls and individual votes.
+import { sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
 import { type Db, updatedSince, votesJson } from './repo-sql.ts';
 import type { VoteValue } from './tables.ts';
@@ -19,8 +20,11 @@ export const rollCallColumns = [
   'r.recused',
   'r.vacant',
   'r.rising_vote',
+  'r.tallies_published',
   'r.source_url',
   'r.updated_at',
+  // The votes listed person by person; lower than the tally's total where the source left some out.
+  sql<number>`(select count(*)::int from votes vr where vr.roll_call_id = r.id)`.as('votes_reported'),
 ] as const;
 
 export function rollCallSortPlan(sort: string): SortPlan {

@@ -28,6 +28,13 @@ export const RollCall = Type.Object({
   actionName: Type.String({ description: 'The action voted on: Passed, Adopted, Failed to Pass, …' }),
   result: NullableString(),
   tallies: Tallies,
+  talliesPublished: Type.Boolean({
+    description: 'True: the tallies are as the source published them. False: the source published none and they are counted from the votes.',
+  }),
+  votesReported: Type.Integer({
+    description:
+      "How many of the roll call's votes the source lists person by person. Lower than the tallies' total where the source left some out (e.g. a ward whose alderperson's vote is missing while the published totals still add up to 50): those votes are not reported, never guessed.",
+  }),
   ...Provenance,
 });
 
@@ -42,6 +49,7 @@ export const Matter = Type.Object({
   keyLegislation: Type.Boolean(),
   introductionDate: NullableDate('Date introduced.'),
   finalActionDate: NullableDate('Date of the final action.'),
+  lastActionDate: NullableDate('Date of the latest action at the source: when the record last changed there (updatedAt is when it last changed here).'),
   controllingBodyId: NullableString('Body that holds the matter now.'),
   topics: Type.Array(Type.String()),
   sponsorNames: Type.String({ description: 'Sponsors, as one line.' }),

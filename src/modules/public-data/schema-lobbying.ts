@@ -4,7 +4,7 @@ import { type Static, Type } from 'typebox';
 import { dateFrom, dateTo, ListQuery, Money, NullableDate, NullableString, Provenance, qParam, sortParam } from './schema-common.ts';
 
 const id = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
-const lobbyist = id('Lobbyist id (lobbyist-<id>).');
+const lobbyist = id('Lobbyist id (lobbyist-<id>; lobbyist-legacy-<id> for one known only by an id from before the City’s 2020 renumbering).');
 const client = id('Client id (client-<id>).');
 const official = id('Person id of the City official.');
 
@@ -77,7 +77,7 @@ export const LobbyingExpenditure = Type.Object({
   clientName: NullableString(),
   date: NullableDate('Date of the expenditure.'),
   amount: Money('Amount in dollars.'),
-  kind: Type.Enum(['large', 'small']),
+  kind: Type.Enum(['large', 'small', 'hosting'], { description: 'large, small, or hosting (an event for officials; `recipient` names them).' }),
   action: NullableString(),
   purpose: NullableString(),
   recipient: NullableString(),
@@ -88,6 +88,15 @@ export const Contribution = Type.Object({
   recipient: Type.String(),
   recipientPersonId: NullableString('Person id of the official who received it, when known.'),
   amount: Money('Amount in dollars.'),
+});
+export const Gift = Type.Object({
+  ...reportBase,
+  description: NullableString('The gift as reported.'),
+  amount: Money('Its value in dollars, as reported.'),
+  recipient: Type.String({ description: "The recipient's name as reported." }),
+  recipientTitle: NullableString('Title as reported (ALDERMAN, MAYOR, …).'),
+  department: NullableString('Department as reported.'),
+  recipientPersonId: NullableString('Person id of the alderperson who received it, when the report names exactly one.'),
 });
 export const Activity = Type.Object({
   ...reportBase,
@@ -105,6 +114,7 @@ const sort = sortParam(['period', '-period'], 'Order: -period (newest reporting 
 export const CompensationQuery = ListQuery({ lobbyist, client, ...period, sort });
 export const LobbyingExpendituresQuery = ListQuery({ lobbyist, client, ...period, sort });
 export const ContributionsQuery = ListQuery({ lobbyist, official, ...period, sort });
+export const GiftsQuery = ListQuery({ lobbyist, official, ...period, sort });
 export const ActivityQuery = ListQuery({ lobbyist, client, official, ...period, q: qParam('actions sought and departments'), sort });
 
 export type LobbyistOut = Static<typeof Lobbyist>;
@@ -116,4 +126,5 @@ export type OrganisationsInput = Static<typeof OrganisationsQuery>;
 export type CompensationInput = Static<typeof CompensationQuery>;
 export type LobbyingExpendituresInput = Static<typeof LobbyingExpendituresQuery>;
 export type ContributionsInput = Static<typeof ContributionsQuery>;
+export type GiftsInput = Static<typeof GiftsQuery>;
 export type ActivityInput = Static<typeof ActivityQuery>;

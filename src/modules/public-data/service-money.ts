@@ -102,6 +102,7 @@ export function createMoneyService(deps: ModuleDeps) {
       compensation: { list: report('lobbying_compensation') },
       expenditures: { list: report('lobbying_expenditures') },
       contributions: { list: report('lobbying_contributions') },
+      gifts: { list: report('lobbying_gifts') },
       activity: { list: report('lobbying_activity') },
     },
   };

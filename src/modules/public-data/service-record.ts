@@ -3,7 +3,9 @@
 import { AppError } from '../../kernel/errors.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { publicPeopleKinds } from './policy.ts';
-import { committeeIdsOf, sponsoredStatuses, votingRecord } from './repo-record.ts';
+import { committeeIdsOf, councilComparison, mostAlike, sponsoredStatuses, votingRecord } from './repo-record.ts';
+import { committeeAttendance, committeeTerms } from './repo-history.ts';
+import { ALIKE_LIMIT, ALIKE_MIN } from './schema-record.ts';
 import { topContributors } from './repo-retrieval.ts';
 import type * as s from './schema.ts';
 import { notFound } from './service.ts';
@@ -21,7 +23,7 @@ export function createRecordService(deps: ModuleDeps) {
         .where('kind', 'in', publicPeopleKinds as never)
         .executeTakeFirst();
       if (!person) throw notFound('person', id);
-      const [v, sponsored] = await Promise.all([votingRecord(db, id), sponsoredStatuses(db, id)]);
+      const [v, sponsored, alike] = await Promise.all([votingRecord(db, id), sponsoredStatuses(db, id), mostAlike(db, id, ALIKE_LIMIT, ALIKE_MIN)]);
       return {
         personId: id,
         votes: {
@@ -34,10 +36,51 @@ export function createRecordService(deps: ModuleDeps) {
           decided: v.decided,
           withMajority: v.with_majority,
           alignment: share(v.with_majority, v.decided),
+          inMinority: v.in_minority,
           firstDate: v.first,
           lastDate: v.last,
         },
         sponsored,
+        mostAlike: alike.map((a) => ({
+          personId: a.id,
+          name: a.name,
+          ward: a.ward,
+          together: a.together,
+          agreed: a.agreed,
+          agreement: share(a.agreed, a.together)!,
+        })),
+      };
+    },
+    /** Every current alderperson side by side: attendance, agreement with the majority, minority votes, legislation. */
+    async councilCompare(q: s.CouncilCompareInput): Promise<s.CouncilCompareOut> {
+      const sort = q.sort ?? 'ward';
+      const rows = await councilComparison(db, sort);
+      return {
+        data: rows.map((r) => ({
+          personId: r.id,
+          name: r.name,
+          ward: r.ward,
+          rollCalls: r.total,
+          attended: r.total - r.absent,
+          attendance: share(r.total - r.absent, r.total),
+          decided: r.decided,
+          withMajority: r.with_majority,
+          alignment: share(r.with_majority, r.decided),
+          inMinority: r.in_minority,
+          sponsored: r.sponsored,
+          passed: r.passed,
+        })),
+        meta: { sort },
+      };
+    },
+    /** The Legistar-era committee history of a person or a body (DataMade's council-flow). */
+    async committeeHistory(q: s.CommitteeHistoryInput): Promise<s.CommitteeHistoryOut> {
+      if ((q.person === undefined) === (q.body === undefined)) throw new AppError('invalid_request', 'Give exactly one of person or body.');
+      const [terms, attendance] = await Promise.all([committeeTerms(db, q), committeeAttendance(db, q)]);
+      return {
+        terms,
+        attendance,
+        source: 'DataMade council-flow (MIT), from its Open Civic Data API for Chicago: committee terms to 2019 and confirmed committee meetings 2011–2017',
       };
     },
     async topContributors(q: s.ContributorsInput): Promise<s.ContributorsOut> {

@@ -98,6 +98,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
     agenda: (meetingId: string, limit: number) => agg.agendaItems(db, meetingId, limit),
+    lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
     passages: (terms: readonly string[], k: number, range: DayRange, each: number): Promise<PassageRow[]> => r.passages(db, terms, k, range, each),
   };

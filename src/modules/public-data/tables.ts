@@ -98,6 +98,7 @@ export interface MattersTable extends Provenance {
   key_legislation: Generated<boolean>;
   introduction_date: string | null;
   final_action_date: string | null;
+  last_action_date: Generated<string | null>;
   controlling_body_id: string | null;
   substitute_of_id: string | null;
   topics: Generated<string[]>;
@@ -220,6 +221,8 @@ export interface RollCallsTable extends Provenance {
   recused: Generated<number>;
   vacant: Generated<number>;
   rising_vote: Generated<number>;
+  /** The tallies are the source's published ones (true) or counted from the votes (false). */
+  tallies_published: Generated<boolean>;
 }
 
 export interface VotesTable {
@@ -312,7 +315,7 @@ export interface LobbyingExpendituresTable extends Provenance {
   action: string | null;
   purpose: string | null;
   recipient: string | null;
-  kind: 'large' | 'small';
+  kind: 'large' | 'small' | 'hosting';
 }
 
 export interface LobbyingContributionsTable extends Provenance {
@@ -324,6 +327,35 @@ export interface LobbyingContributionsTable extends Provenance {
   recipient: string;
   recipient_person_id: string | null;
   amount: Numeric;
+}
+
+export interface CommitteeTermsTable extends Provenance {
+  id: string;
+  person_id: string;
+  body_id: string;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+export interface CommitteeAttendanceTable extends Provenance {
+  id: string;
+  body_id: string;
+  person_id: string;
+  date: string;
+  present: boolean;
+}
+
+export interface LobbyingGiftsTable extends Provenance {
+  id: string;
+  lobbyist_id: string;
+  period_start: string;
+  period_end: string;
+  description: string | null;
+  amount: Numeric;
+  recipient: string;
+  recipient_title: string | null;
+  department: string | null;
+  recipient_person_id: string | null;
 }
 
 export interface LobbyingActivityTable extends Provenance {
@@ -367,5 +399,8 @@ export interface PublicDataTables {
   lobbying_compensation: LobbyingCompensationTable;
   lobbying_expenditures: LobbyingExpendituresTable;
   lobbying_contributions: LobbyingContributionsTable;
+  lobbying_gifts: LobbyingGiftsTable;
+  committee_terms: CommitteeTermsTable;
+  committee_attendance: CommitteeAttendanceTable;
   lobbying_activity: LobbyingActivityTable;
 }

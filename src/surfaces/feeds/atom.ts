@@ -8,8 +8,15 @@ export interface AtomEntry {
   /** A permanent, universally unique IRI (§4.2.6): a tag URI derived from the record. */
   id: string;
   title: string;
-  /** RFC 3339 date-time (§3.3): when the record last changed. */
+  /**
+   * RFC 3339 date-time (§3.3; §4.2.15 "the most recent instant in time when the entry was modified
+   * in a way the publisher considers significant"): when the record last changed at its source
+   * (a matter's latest action), never when it was loaded here, so a re-ingest that changes
+   * nothing changes no entry.
+   */
   updated: string;
+  /** §4.2.14 "an instant in time associated with an event early in the life cycle of the entry": the record's own date (introduction, meeting, roll call). */
+  published?: string;
   /** The record's page (§4.2.7.2 rel="alternate"). */
   link: string;
   summary: string;
@@ -64,6 +71,7 @@ export function renderAtom(feed: AtomFeed, baseUrl: string): string {
     const entry = root.ele('entry');
     entry.ele('id').txt(e.id);
     entry.ele('title', { type: 'text' }).txt(e.title);
+    if (e.published) entry.ele('published').txt(e.published);
     entry.ele('updated').txt(e.updated);
     entry.ele('link', { rel: 'alternate', type: 'text/html', href: e.link });
     for (const term of e.categories ?? []) entry.ele('category', { term });

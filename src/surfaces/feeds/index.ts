@@ -12,6 +12,18 @@ import { type AtomEntry, type AtomFeed, atomDate, renderAtom, tagUri } from './a
 /** Entries per feed: the newest records. */
 export const FEED_SIZE = 50;
 
+/**
+ * An entry's dates from its record's own: `published` is the record's date (RFC 4287 §4.2.14) and
+ * `updated` its latest change at the source (§4.2.15), at least `published`. Only a record with no
+ * date of its own falls back on when it last changed here.
+ */
+export function recordDates(own: string | null, lastUpstream: string | null, changedHere: string): { published?: string; updated: string } {
+  if (!own && !lastUpstream) return { updated: atomDate(changedHere) };
+  const published = own ? atomDate(own) : undefined;
+  const upstream = lastUpstream ? atomDate(lastUpstream) : published!;
+  return { ...(published ? { published } : {}), updated: published && published > upstream ? published : upstream };
+}
+
 const chicagoTime = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', dateStyle: 'medium', timeStyle: 'short' });
 
 /** A feed takes no parameters besides those it names; anything else is a 400, never ignored. */
@@ -47,12 +59,13 @@ export function feedsSurface(ctx: AppContext) {
     type: string;
     status: string | null;
     introductionDate: string | null;
+    lastActionDate: string | null;
     sponsorNames: string;
     updatedAt: string;
   }): AtomEntry => ({
     id: tag(`matters/${m.recordNumber}`),
     title: `${m.recordNumber}: ${m.title}`,
-    updated: atomDate(m.updatedAt),
+    ...recordDates(m.introductionDate ?? m.lastActionDate, m.lastActionDate, m.updatedAt),
     link: page(`/matters/${enc(m.recordNumber)}`),
     categories: [m.type, ...(m.status ? [m.status] : [])],
     summary: [
@@ -84,7 +97,7 @@ export function feedsSurface(ctx: AppContext) {
         const entries = data.map((g) => ({
           id: tag(`meetings/${g.id}`),
           title: `${g.bodyName}, ${chicagoTime.format(new Date(g.startTime))}`,
-          updated: atomDate(g.updatedAt),
+          ...recordDates(g.startTime, null, g.updatedAt),
           link: page(`/meetings/${enc(g.id)}`),
           categories: [g.status],
           summary: [
@@ -112,7 +125,7 @@ export function feedsSurface(ctx: AppContext) {
         const entries = data.map((v) => ({
           id: tag(`roll-calls/${v.rollCallId}/votes/${v.personId}`),
           title: `${v.personName}: ${v.value} on ${v.recordNumber ?? v.actionName} (${v.date})`,
-          updated: atomDate(v.updatedAt),
+          ...recordDates(v.date, null, v.updatedAt),
           link: page(`/roll-calls/${enc(v.rollCallId)}`),
           categories: [v.value],
           summary: `${v.personName}${v.ward === null ? '' : ` (ward ${v.ward})`} voted ${v.value} on ${v.date}: ${v.actionName}${v.recordNumber ? ` of ${v.recordNumber}` : ''}.`,
@@ -135,7 +148,7 @@ export function feedsSurface(ctx: AppContext) {
         const entries = data.map((a) => ({
           id: tag(`bodies/${body.id}/actions/${a.id}`),
           title: `${a.name}: ${a.matter.recordNumber}${a.date ? ` (${a.date})` : ''}`,
-          updated: atomDate(a.updatedAt),
+          ...recordDates(a.date, null, a.updatedAt),
           link: page(`/matters/${enc(a.matter.recordNumber)}`),
           categories: [a.name],
           summary: `${body.name}: ${a.name}${a.result ? ` (${a.result})` : ''}${a.date ? ` on ${a.date}` : ''}, ${a.matter.recordNumber} “${a.matter.title}”.${a.text ? ` ${a.text}` : ''}`,
@@ -159,7 +172,7 @@ export function feedsSurface(ctx: AppContext) {
         const entries = data.map((r) => ({
           id: tag(r.path.slice(1)),
           title: r.title,
-          updated: atomDate(r.updatedAt),
+          ...recordDates(r.date, null, r.updatedAt),
           link: page(r.path),
           categories: [r.type],
           summary: [r.subtitle, r.date].filter(Boolean).join(' · ') || r.title,

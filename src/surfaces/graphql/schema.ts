@@ -28,7 +28,7 @@ type Attachment { name: String! kind: String url: String! }
 """A matter (legislation), addressed by its record number."""
 type Matter {
   id: String! recordNumber: String! legacyRecordNumber: String type: String! title: String! status: String category: String
-  keyLegislation: Boolean! introductionDate: String finalActionDate: String controllingBodyId: String topics: [String!]!
+  keyLegislation: Boolean! introductionDate: String finalActionDate: String lastActionDate: String controllingBodyId: String topics: [String!]!
   sponsorNames: String! sourceUrl: String updatedAt: String!
   sponsors: [Sponsor!]!
   """In the order they happened."""
@@ -43,7 +43,11 @@ type RollCallVote { personId: String! name: String! ward: Int value: String! per
 type RollCall {
   id: String! matterId: String recordNumber: String meetingId: String bodyId: String date: String! actionName: String!
   result: String tallies: Tallies! sourceUrl: String updatedAt: String!
-  """Every person's vote; the tallies equal their sums."""
+  """True: the tallies are as the source published them; false: counted from the votes."""
+  talliesPublished: Boolean!
+  """How many votes the source lists person by person; lower than the tallies' total where it left some out (not reported, never guessed)."""
+  votesReported: Int!
+  """Every vote the source lists person by person; where all are listed, the tallies equal their sums."""
   votes: [RollCallVote!]!
   matter: Matter
   meeting: Meeting

@@ -6,6 +6,7 @@ import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { type PageDef, registerPage, sendPageError } from './page-route.ts';
 import { bodyPages } from './views/bodies.ts';
+import { comparePages } from './views/compare.ts';
 import { homePages } from './views/home.ts';
 import { lobbyingPages } from './views/lobbying.ts';
 import { matterPages } from './views/matters.ts';
@@ -20,13 +21,19 @@ export const pageDefs: readonly PageDef[] = [
   ...matterPages,
   ...meetingPages,
   ...peoplePages,
+  ...comparePages,
   ...bodyPages,
   ...moneyPages,
   ...lobbyingPages,
 ];
 
 /** Operations only the pages bind (the route inventory counts them as bound). */
-export const pageOperations: readonly OperationId[] = ['people.public.record.read', 'money.contributors.read', 'followers.count.read'];
+export const pageOperations: readonly OperationId[] = [
+  'people.public.record.read',
+  'money.contributors.read',
+  'followers.count.read',
+  'committee-history.read',
+];
 
 export function pagesSurface(ctx: AppContext) {
   return async function pages(app: FastifyInstance): Promise<void> {

@@ -18,6 +18,7 @@ export const publicRoutes = [
   route('GET', '/people', 'people.public.list'),
   route('GET', '/people/:id', 'people.public.read'),
   route('GET', '/wards', 'wards.locate'),
+  route('GET', '/council/compare', 'council.compare.read'),
   route('GET', '/search', 'search.read'),
   route('GET', '/sources', 'sources.read'),
   route('GET', '/money/committees', 'money.committees.list'),
@@ -34,6 +35,7 @@ export const publicRoutes = [
   route('GET', '/lobbying/compensation', 'lobbying.compensation.list'),
   route('GET', '/lobbying/expenditures', 'lobbying.expenditures.list'),
   route('GET', '/lobbying/contributions', 'lobbying.contributions.list'),
+  route('GET', '/lobbying/gifts', 'lobbying.gifts.list'),
   route('GET', '/lobbying/activity', 'lobbying.activity.list'),
 ];
 

@@ -79,9 +79,11 @@ const cases: Case[] = [
       'matter:R2026-0025457',
       'matter:R2026-0025460',
       'matter:R2026-0026834',
+      'matter:A2026-0027110',
       'roll_call:257F1B3B-6854-F111-BEC5-001DD801AB0F:1:roll-call',
     ],
-    says: /In July 2026, the City Council passed 4 matters: R2026-0025438 .*adopted 24–23 on 2026-07-22/,
+    // The 224 roll calls hold 11 matters passed, adopted or approved in July 2026 (4 on the 22nd, 7 on the 15th).
+    says: /In July 2026, the City Council passed 11 matters: R2026-0025438 .*adopted 24–23 on 2026-07-22.*A2026-0027110 .*approved 25–19 on 2026-07-15.*and 1 more\./,
     never: [PARKING_METERS],
   },
   {
@@ -114,6 +116,12 @@ const cases: Case[] = [
     q: 'Which lobbyists reported contact with Walter Burnett?',
     cites: [BURNETT],
     says: /No lobbyist's activity report in the record names Ald\. Walter R\. Burnett \(Ward 27\) as an official contacted\. Lobbyists did report political contributions/,
+  },
+  {
+    // The 2021 snapshot's gifts report 9 to him (2013–2021).
+    q: 'Which lobbyists gave gifts to Walter Burnett?',
+    cites: [BURNETT],
+    says: /Lobbyists reported gifts to Ald\. Walter R\. Burnett \(Ward 27\): .*\d gifts?, \$[\d,.]+/,
   },
   { q: 'Who represents the 25th ward?', cites: [SIGCHO_LOPEZ], says: /^Ald\. Byron Sigcho-Lopez represents Ward 25\.$/ },
   { q: 'Who is Pat Dowell?', cites: [DOWELL], says: /Pat Dowell is the alderperson of Ward 3\./ },

@@ -16,9 +16,9 @@ after(async () => {
 });
 
 const TALLIES = 'tallies { yea nay absent notVoting present recused vacant risingVote }';
-const ROLL_CALL = `id matterId recordNumber meetingId bodyId date actionName result sourceUrl updatedAt ${TALLIES}`;
+const ROLL_CALL = `id matterId recordNumber meetingId bodyId date actionName result sourceUrl updatedAt ${TALLIES} talliesPublished votesReported`;
 const MATTER =
-  'id recordNumber legacyRecordNumber type title status category keyLegislation introductionDate finalActionDate controllingBodyId topics sponsorNames sourceUrl updatedAt';
+  'id recordNumber legacyRecordNumber type title status category keyLegislation introductionDate finalActionDate lastActionDate controllingBodyId topics sponsorNames sourceUrl updatedAt';
 const ACTION = 'id sort date name text bodyId bodyName meetingId result';
 const VOTE = 'rollCallId personId personName ward value date matterId recordNumber actionName meetingId updatedAt';
 

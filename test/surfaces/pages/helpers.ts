@@ -23,6 +23,8 @@ export interface Site {
     employer: string;
   };
   read(id: OperationId, input: unknown): Promise<any>;
+  /** GET /api/v1{path} with a public.read key, as an API client sees it. */
+  v1(path: string): Promise<{ status: number; body: any }>;
 }
 
 export async function startSite(): Promise<Site> {
@@ -40,10 +42,19 @@ export async function startSite(): Promise<Site> {
     (await read('money.committees.list', { limit: 1, person: voter.personId })).data[0] ?? (await read('money.committees.list', { limit: 1 })).data[0];
   const lobbyist = (await read('lobbying.lobbyists.list', { limit: 1 })).data[0];
   const body = (await read('bodies.list', { kind: 'committee', limit: 1 })).data[0];
+  let key: string | undefined;
   return {
     t,
     base,
     read,
+    async v1(path) {
+      if (!key) {
+        const account = await t.ctx.services.accounts.create({ email: 'site-reader@example.org' });
+        key = (await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'reader', scopes: ['public.read'] })).key;
+      }
+      const res = await fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+      return { status: res.status, body: await res.json() };
+    },
     async get(path, headers = {}) {
       const res = await fetch(`${base}${path}`, { headers, redirect: 'manual' });
       return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text(), headers: res.headers };

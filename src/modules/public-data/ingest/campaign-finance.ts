@@ -1,9 +1,12 @@
 // Campaign money of aldermanic committees: Illinois State Board of Elections data as served by
 // Illinois Sunshine (https://illinoissunshine.org/api/receipts/?committee_id=N&datatype=csv).
-// Recorded layout (--from): committees.csv (ward, alderman_name, isbe_committee_id), then
-// receipts/<isbe id>.tsv|csv and expenditures/<isbe id>.tsv|csv.
-// Receipts carry no id of their own, so each gets a stable one: a hash of its source fields
-// plus an occurrence number for identical rows; re-reading the same rows gives the same ids.
+// Recorded layout (--from): committees.csv (ward, alderman_name, isbe_committee_id, optionally
+// committee_name), then receipts/<isbe id>.tsv|csv and expenditures/<isbe id>.tsv|csv, in Illinois
+// Sunshine's column shape (receipts: last_name, received_date, amount, …; expenditures: id,
+// last_name, expended_date, amount, purpose, address1, …).
+// A row with Illinois Sunshine's `id` keeps it; the derived receipts files have none, so each of
+// their rows gets a stable one: a hash of its source fields plus an occurrence number for identical
+// rows; re-reading the same rows gives the same ids.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { AppError } from '../../../kernel/errors.ts';
@@ -22,6 +25,8 @@ interface Committee {
   isbeId: string;
   ward: number | null;
   aldermanName: string | null;
+  /** The committee's own name, where the map gives one (else it is named after its alderperson). */
+  committeeName: string | null;
 }
 
 function table(text: string): CsvRow[] {
@@ -37,7 +42,14 @@ async function committeeList(run: AdapterRun): Promise<Committee[]> {
     for (const r of table(text)) {
       const isbeId = cell(r, 'ISBE_COMMITTEE_ID', 'COMMITTEE_ID');
       const ward = Number(cell(r, 'WARD'));
-      if (isbeId) byId.set(isbeId, { isbeId, ward: Number.isInteger(ward) && ward >= 1 && ward <= 50 ? ward : null, aldermanName: cell(r, 'ALDERMAN_NAME') });
+      if (isbeId) {
+        byId.set(isbeId, {
+          isbeId,
+          ward: Number.isInteger(ward) && ward >= 1 && ward <= 50 ? ward : null,
+          aldermanName: cell(r, 'ALDERMAN_NAME'),
+          committeeName: cell(r, 'COMMITTEE_NAME'),
+        });
+      }
     }
     return [...byId.values()];
   }
@@ -47,7 +59,7 @@ async function committeeList(run: AdapterRun): Promise<Committee[]> {
   if (rows.rows.length === 0) {
     throw new AppError('invalid_request', 'no aldermanic committees known yet: load a committee map first with --from');
   }
-  return rows.rows.map((r) => ({ isbeId: r.isbe_id, ward: r.ward, aldermanName: null }));
+  return rows.rows.map((r) => ({ isbeId: r.isbe_id, ward: r.ward, aldermanName: null, committeeName: null }));
 }
 
 async function fetchTable(run: AdapterRun, kind: 'receipts' | 'expenditures', isbeId: string): Promise<CsvRow[] | null> {
@@ -90,12 +102,12 @@ export async function syncCampaignFinance(run: AdapterRun): Promise<AdapterOutco
   for (const c of committees) {
     const committeeId = `committee-${c.isbeId}`;
     const url = transport.url('/api/receipts/', { committee_id: c.isbeId, datatype: 'csv' });
-    if (c.aldermanName !== null) {
+    if (c.aldermanName !== null || c.committeeName !== null) {
       const row: Row = {
         id: committeeId,
-        name: `${c.aldermanName} (aldermanic committee${c.ward ? `, Ward ${c.ward}` : ''})`,
+        name: c.committeeName ?? `${c.aldermanName} (aldermanic committee${c.ward ? `, Ward ${c.ward}` : ''})`,
         isbe_id: c.isbeId,
-        person_id: alders.match(c.aldermanName),
+        person_id: c.aldermanName ? alders.match(c.aldermanName) : null,
         ward: c.ward,
         source: SOURCE,
         source_id: c.isbeId,
@@ -107,7 +119,10 @@ export async function syncCampaignFinance(run: AdapterRun): Promise<AdapterOutco
       const rows = await fetchTable(run, kind, c.isbeId);
       if (rows === null) continue;
       const fields = kind === 'receipts' ? RECEIPT_FIELDS : EXPENDITURE_FIELDS;
-      const ids = stableIds(`${kind === 'receipts' ? 'receipt' : 'expenditure'}-${c.isbeId}`, rows, fields);
+      const prefix = `${kind === 'receipts' ? 'receipt' : 'expenditure'}-${c.isbeId}`;
+      // Illinois Sunshine's own CSV carries the record's id; the derived receipts files do not.
+      const hashed = stableIds(prefix, rows, fields);
+      const ids = rows.map((r, i) => (cell(r, 'ID') ? `${prefix}-${cell(r, 'ID')}` : hashed[i]!));
       const mapped: Row[] = [];
       rows.forEach((r, i) => {
         const date = isoDate(cell(r, kind === 'receipts' ? 'RECEIVED_DATE' : 'EXPENDED_DATE'));

@@ -1,7 +1,7 @@
 // Chicago City Clerk eLMS records → table rows. Field names follow the eLMS API as read by the
 // production Chicago scraper (matter, meeting, body, person); see the fixtures' README.
 import type { MeetingStatus, VoteValue } from '../tables.ts';
-import { type PersonMatcher, splitName, tallies, voteValue } from './names.ts';
+import { type PersonMatcher, publishedTallies, splitName, tallies, voteValue } from './names.ts';
 import type { Row } from './store.ts';
 
 export const ELMS = 'elms';
@@ -17,6 +17,12 @@ export interface ElmsAction {
   actionText?: string | null;
   sort?: number | null;
   votes?: ElmsVote[] | null;
+  /**
+   * The roll call's counts as published ({ yea, nay, absent, notVoting, present, recused, vacant,
+   * risingVote }). The live API's name for them is not known; the bundled sample carries the counts
+   * of the City Council roll-call export here. Without them the tally is counted from `votes`.
+   */
+  tallies?: Record<string, unknown> | null;
 }
 export interface ElmsMatter {
   matterId: string;
@@ -206,7 +212,9 @@ export function matterRows(m: ElmsMatter, url: string, people: PersonMatcher, bo
       values.push(value);
       votes.push({ roll_call_id: rollCallId, person_id: personId, value, date, matter_id: id });
     }
-    if (values.length > 0 && date) {
+    const published = publishedTallies(a.tallies);
+    // A published tally makes a roll call even when none of its votes is listed person by person.
+    if ((values.length > 0 || published) && date) {
       rollCalls.push({
         id: rollCallId,
         matter_id: id,
@@ -216,7 +224,8 @@ export function matterRows(m: ElmsMatter, url: string, people: PersonMatcher, bo
         date,
         action_name: name,
         result: null,
-        ...tallies(values),
+        ...(published ?? tallies(values)),
+        tallies_published: published !== null,
         source: ELMS,
         source_id: rollCallId,
         source_url: url,

@@ -8,6 +8,7 @@ import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Adapter, AdapterRun } from './adapter.ts';
 import { CAMPAIGN_FINANCE_BASE_URL, syncCampaignFinance } from './campaign-finance.ts';
+import { COMMITTEE_HISTORY_BASE_URL, syncCommitteeHistory } from './committee-history.ts';
 import { ELMS_BASE_URL, syncElms } from './elms.ts';
 import type { HttpClientOptions } from './http-client.ts';
 import { LEGISTAR_BASE_URL, syncLegistar } from './legistar.ts';
@@ -68,13 +69,19 @@ function resolveSource(source: string): SourceDef {
   if (s === 'campaign-finance' || s === 'campaign_finance') {
     return { name: 'campaign_finance', adapter: syncCampaignFinance, baseUrl: CAMPAIGN_FINANCE_BASE_URL, minIntervalMs: 1000 };
   }
+  if (s === 'committee-history' || s === 'committee_history') {
+    return { name: 'committee_history', adapter: syncCommitteeHistory, baseUrl: COMMITTEE_HISTORY_BASE_URL, minIntervalMs: 1000 };
+  }
   const legistar = /^legistar:([a-z0-9-]+)$/i.exec(s);
   if (legistar) {
     const client = legistar[1]!.toLowerCase();
     return { name: `legistar:${client}`, adapter: syncLegistar(client), baseUrl: LEGISTAR_BASE_URL, minIntervalMs: 200 };
   }
   if (s === 'legistar') throw new AppError('invalid_request', 'legistar needs a client, e.g. legistar:chicago');
-  throw new AppError('invalid_request', `unknown source "${source}"; use one of: elms, legistar:<client>, lobbying, campaign-finance, sample`);
+  throw new AppError(
+    'invalid_request',
+    `unknown source "${source}"; use one of: elms, legistar:<client>, lobbying, campaign-finance, committee-history, sample`,
+  );
 }
 
 /** A source's name as source_sync records it ('campaign-finance' → 'campaign_finance'); throws for an unknown one. */
@@ -157,6 +164,7 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
       for (const [name, sub] of [
         // Campaign committees before lobbying: contributions link to the alderpersons they name.
         ['elms', 'elms'],
+        ['committee-history', 'committee-history'],
         ['campaign-finance', 'campaign-finance'],
         ['lobbying', 'lobbying'],
       ] as const) {
@@ -173,7 +181,7 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
   }
 
   return {
-    sources: ['elms', 'legistar', 'lobbying', 'campaign-finance', 'sample'],
+    sources: ['elms', 'legistar', 'lobbying', 'campaign-finance', 'committee-history', 'sample'],
     async run(source, options) {
       if (source.trim() === 'sample') return told(await runSample(options));
       return told(await runOne(resolveSource(source), options));

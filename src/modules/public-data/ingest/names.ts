@@ -149,3 +149,33 @@ export function tallies(values: VoteValue[]): Record<string, number> {
   for (const v of values) out[TALLY_COLUMNS[v]]! += 1;
   return out;
 }
+
+/** The tally keys a source publishes (camelCase, as the API presents them) → roll_calls columns. */
+const PUBLISHED_KEYS: Record<string, string> = {
+  yea: 'yea',
+  nay: 'nay',
+  absent: 'absent',
+  notVoting: 'not_voting',
+  present: 'present',
+  recused: 'recused',
+  vacant: 'vacant',
+  risingVote: 'rising_vote',
+};
+
+/**
+ * A tally as the source published it, or null when it published none (or one that is not a set of
+ * counts): then the caller counts the tally from the votes.
+ */
+export function publishedTallies(published: Record<string, unknown> | null | undefined): Record<string, number> | null {
+  if (!published || typeof published !== 'object') return null;
+  const out = tallies([]);
+  let any = false;
+  for (const [key, value] of Object.entries(published)) {
+    const column = PUBLISHED_KEYS[key];
+    if (!column) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
+    out[column] = value;
+    any = true;
+  }
+  return any ? out : null;
+}

@@ -2,6 +2,7 @@
 // is written: `updated_at` moves only on a real change, `first_seen_at` is kept, `last_synced_at`
 // always moves. Child sets (sponsors, actions, votes, …) are replaced only when they differ, and
 // a changed child set counts as a change of its parent.
+import { setImmediate as turn } from 'node:timers/promises';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 // Dynamic table names make Kysely's typed builder useless here; the SQL below is plain.
@@ -43,6 +44,9 @@ export async function upsertRows(db: Db, table: string, rows: Row[], key = 'id')
         updated_at = case when row(${old}) is distinct from row(${neu}) then now() else ${t}.updated_at end
       returning ${sql.ref(key)} as id, (updated_at = now()) as changed`.execute(db);
     for (const r of result.rows) if (r.changed) changed.add(String(r.id));
+    // The embedded database answers a query without returning to the event loop: give the
+    // service's requests their turn between batches (it serves while the sample loads).
+    await turn();
   }
   return changed;
 }
@@ -97,6 +101,7 @@ export async function replaceChildren(db: Db, table: string, parentColumn: strin
   const fresh = ids.flatMap((id) => wanted.get(id)!).map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null])));
   for (const batch of chunks(fresh, BATCH)) {
     await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${values(batch, columns)}`.execute(db);
+    await turn();
   }
   return changed;
 }

@@ -90,6 +90,14 @@ export async function writeMatters(db: Db, batch: MatterRows[], rollCallsFromMat
       String(batch[0]!.matter.source),
     );
     for (const matterId of calls.matters) childChanged.add(matterId);
+    // The latest action upstream, kept with the actions just written.
+    const lastAction = await sql<{ id: string }>`
+      update matters m set last_action_date = x.last, updated_at = now()
+      from (select mm.id, (select max(a.action_date) from matter_actions a where a.matter_id = mm.id) as last
+            from matters mm where mm.id in (${sql.join(ids)})) x
+      where m.id = x.id and m.last_action_date is distinct from x.last
+      returning m.id`.execute(trx);
+    for (const r of lastAction.rows) changed.add(r.id);
     // A substitute ("SO…") names its original ("O…") among its relations.
     const substitutes = await sql<{ id: string }>`
       update matters m set substitute_of_id = o.id, updated_at = now()

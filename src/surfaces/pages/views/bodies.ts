@@ -4,6 +4,7 @@ import { BodiesQuery } from '../../../modules/public-data/schema-people.ts';
 import { day, facts, latest, link, type PageModel, paragraph, section, table, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
+import { historySection } from './history.ts';
 import { tallyLine } from './matters.ts';
 import { meetingLink } from './meetings.ts';
 import { pick } from './query.ts';
@@ -13,12 +14,19 @@ const kinds = { council: 'City Council', committee: 'Committee', joint_committee
 
 async function bodyPage(read: Reader, id: string): Promise<PageModel> {
   const b = await read('bodies.read', { id });
-  const [meetings, matters, rollCalls] = await Promise.all([
+  const [meetings, matters, rollCalls, history] = await Promise.all([
     read('meetings.list', { body: id, limit: 20 }),
     read('matters.list', { body: id, limit: 20 }),
     read('roll-calls.list', { body: id, limit: 20 }),
+    historySection(read, { body: id }),
   ]);
   const current = b.members.filter((m) => m.endDate === null);
+  const holding = (role: string) => {
+    const who = current.filter((m) => m.role === role);
+    return who.length
+      ? who.flatMap((m, n) => [n ? ', ' : '', link(`${m.name}${m.ward === null ? '' : ` (Ward ${m.ward})`}`, `/people/${enc(m.personId)}`)])
+      : null;
+  };
   return {
     title: b.name,
     description: `${b.name} (${kinds[b.kind]}): members, meetings, legislation it holds and its roll calls.`,
@@ -29,6 +37,8 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
       paragraph(`${kinds[b.kind]}${b.active ? '' : ' (no longer active)'} with ${current.length} current ${current.length === 1 ? 'member' : 'members'}.`),
       facts([
         ['Kind', kinds[b.kind]],
+        ['Chair', holding('Chair')],
+        ['Vice chair', holding('Vice Chair')],
         ['Abbreviation', b.abbreviation],
         ['Active', b.active ? 'Yes' : 'No'],
         ['Official record', b.sourceUrl ? link('Source', b.sourceUrl) : null],
@@ -48,6 +58,7 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
           [1],
         ),
       ]),
+      history,
       section('Meetings', [
         table(
           'Latest meetings',

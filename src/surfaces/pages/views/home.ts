@@ -70,7 +70,14 @@ async function homePage(read: Reader): Promise<PageModel> {
         table(
           'When each source was last synced',
           ['Source', 'Last success', 'Last error'],
-          sources.data.map((s) => [s.source, when(s.lastSuccessAt), s.lastError ? `${when(s.lastErrorAt)}: ${s.lastError}` : '—']),
+          sources.data.map((s) => [
+            s.source,
+            // A sync started after the last success is under way (the sample loads while the site serves).
+            s.lastStartedAt && [s.lastSuccessAt, s.lastErrorAt].every((t) => !t || s.lastStartedAt! > t)
+              ? `syncing since ${when(s.lastStartedAt)}${s.lastSuccessAt ? ` (last success ${when(s.lastSuccessAt)})` : ''}`
+              : when(s.lastSuccessAt),
+            s.lastError ? `${when(s.lastErrorAt)}: ${s.lastError}` : '—',
+          ]),
           'No source has been synced yet.',
         ),
       ]),

@@ -1,7 +1,8 @@
 // Lobbying pages: registered lobbyists, their clients and employers, and what each reported
-// (engagements, compensation, expenditures, contributions to officials, contacts with officials).
+// (engagements, compensation, expenditures, contributions and gifts to officials, contacts with officials).
+import type { OperationOutput } from '../../../catalogue.ts';
 import { LobbyistsQuery, OrganisationsQuery } from '../../../modules/public-data/schema-lobbying.ts';
-import { day, facts, latest, link, money, type PageModel, paragraph, section, table, withQuery } from '../model.ts';
+import { type Block, day, facts, latest, link, money, type PageModel, paragraph, section, table, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { personLink } from './matters.ts';
 import { pick } from './query.ts';
@@ -24,15 +25,16 @@ const engagements = (caption: string, rows: readonly Engagement[]) =>
 
 async function lobbyistPage(read: Reader, id: string): Promise<PageModel> {
   const l = await read('lobbying.lobbyists.read', { id });
-  const [activity, contributions] = await Promise.all([
+  const [activity, contributions, gifts] = await Promise.all([
     read('lobbying.activity.list', { lobbyist: id, limit: 25 }),
     read('lobbying.contributions.list', { lobbyist: id, limit: 25 }),
+    read('lobbying.gifts.list', { lobbyist: id, limit: 25 }),
   ]);
   return {
     title: l.name,
     description: `Registered lobbyist ${l.name}${l.organization ? ` (${l.organization})` : ''}: clients, employers, compensation, contributions and contacts with officials.`,
     path: `/lobbying/lobbyists/${enc(l.id)}`,
-    updatedAt: latest(l.updatedAt, ...contributions.data.map((c) => c.updatedAt)),
+    updatedAt: latest(l.updatedAt, ...contributions.data.map((c) => c.updatedAt), ...gifts.data.map((g) => g.updatedAt)),
     feeds: [],
     blocks: [
       paragraph(`Lobbyist${l.current ? '' : ' (no longer registered)'}${l.organization ? ` employed by ${l.organization}` : ''}.`),
@@ -69,8 +71,31 @@ async function lobbyistPage(read: Reader, id: string): Promise<PageModel> {
           [2],
         ),
       ]),
+      section('Gifts to officials', [giftsTable('Gifts reported', gifts.data, 'recipient', 'No gifts reported.')]),
     ],
   };
+}
+
+type Gift = OperationOutput<'lobbying.gifts.list'>['data'][number];
+
+/** Gifts as a table: by recipient (a lobbyist's page) or by lobbyist (an official's page). */
+export function giftsTable(caption: string, gifts: readonly Gift[], by: 'recipient' | 'lobbyist', empty: string): Block {
+  return table(
+    caption,
+    [by === 'recipient' ? 'Recipient' : 'Lobbyist', 'Gift', 'Period', 'Value'],
+    gifts.map((g) => [
+      by === 'recipient'
+        ? g.recipientPersonId
+          ? link(g.recipient, `/people/${enc(g.recipientPersonId)}`)
+          : `${g.recipient}${g.recipientTitle ? ` (${g.recipientTitle})` : ''}`
+        : link(g.lobbyistName, `/lobbying/lobbyists/${enc(g.lobbyistId)}`),
+      g.description ?? '—',
+      `${day(g.periodStart)} to ${day(g.periodEnd)}`,
+      money(g.amount),
+    ]),
+    empty,
+    [3],
+  );
 }
 
 function organisationPage(kind: 'clients' | 'employers') {

@@ -32,6 +32,26 @@ const tallyNames = [
 ] as const;
 
 export const tallyLine = (t: RollCall['tallies']) => `${t.yea}–${t.nay}`;
+const tallyTotal = (t: RollCall['tallies']) => tallyNames.reduce((n, [k]) => n + t[k], 0);
+
+/**
+ * How the tally and the votes listed by name relate: all reported, or how many the source's
+ * published tally counts without saying who cast them (and, for a full council of 50, which
+ * wards have no reported vote). Shown, never hidden or filled in.
+ */
+export function reportedLine(rc: RollCall, votes: readonly VoteRow[]): string {
+  const total = tallyTotal(rc.tallies);
+  const origin = rc.talliesPublished ? 'published tally' : 'tally counted from the votes';
+  if (rc.votesReported >= total) return `All ${total} votes of the ${origin} are reported by name.`;
+  const missing = total - rc.votesReported;
+  const wards = new Set(votes.map((v) => v.ward));
+  const unreported = total === 50 ? Array.from({ length: 50 }, (_, i) => i + 1).filter((w) => !wards.has(w)) : [];
+  return (
+    `${rc.votesReported} of the ${total} votes of the ${origin} are reported by name; ${missing} ${missing === 1 ? 'is' : 'are'} not reported ` +
+    `(the source counts ${missing === 1 ? 'it' : 'them'} in the tally but does not list who cast ${missing === 1 ? 'it' : 'them'})` +
+    `${unreported.length ? `: ward${unreported.length === 1 ? '' : 's'} ${unreported.join(', ')}` : ''}.`
+  );
+}
 
 /** A roll call drawn as a chart of its tallies and tabled with every person's vote. */
 export function rollCallBlocks(rc: RollCall, votes: readonly VoteRow[]): Block[] {
@@ -41,6 +61,7 @@ export function rollCallBlocks(rc: RollCall, votes: readonly VoteRow[]): Block[]
       `${day(rc.date)} · ${rc.actionName}${rc.result && rc.result !== rc.actionName ? ` (${rc.result})` : ''} · ${tallyLine(rc.tallies)} · `,
       link('Roll call page', `/roll-calls/${encodeURIComponent(rc.id)}`),
     ]),
+    paragraph(reportedLine(rc, votes)),
     { kind: 'chart', title: `Votes on ${rc.recordNumber ?? 'this roll call'}, ${day(rc.date)}`, bars, head: ['Vote', 'Alderpersons'] },
     table(
       `Every vote, ${day(rc.date)}`,
@@ -182,6 +203,7 @@ async function rollCallPage(read: Reader, id: string): Promise<PageModel> {
         ['Date', day(rc.date)],
         ['Action', rc.actionName],
         ['Result', rc.result],
+        ['Votes reported', `${rc.votesReported} of ${tallyTotal(rc.tallies)}`],
         ['Meeting', rc.meetingId ? link('the meeting', `/meetings/${encodeURIComponent(rc.meetingId)}`) : null],
       ]),
       ...rollCallBlocks(rc, rc.votes),

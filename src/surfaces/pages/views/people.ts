@@ -2,15 +2,34 @@
 // voting record (attendance, agreement with the council majority), sponsored legislation and how
 // far it got, campaign money (by year, top contributors) and lobbying contacts.
 import { PeopleQuery, publicPersonKinds } from '../../../modules/public-data/schema-people.ts';
-import { type Block, day, facts, latest, link, type PageModel, paragraph, percent, section, table, withQuery } from '../model.ts';
+import { type Block, day, facts, type Inline, latest, link, type PageModel, paragraph, percent, section, table, withQuery } from '../model.ts';
 import { money } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
+import { historySection } from './history.ts';
+import { giftsTable } from './lobbying.ts';
 import { pick } from './query.ts';
 import { wardFigure } from './ward-figure.ts';
 
 const kindLabel = { alderperson: 'Alderperson', official: 'Official', lobbyist: 'Lobbyist' } as const;
 const enc = encodeURIComponent;
+
+/** "Chair of …; vice chair of …; member of N other committees." for the current memberships, if any. */
+function committeeRoles(memberships: readonly { bodyId: string; bodyName: string; role: string; endDate: string | null }[]): Block[] {
+  const now = memberships.filter((m) => m.endDate === null && !/^city council$/i.test(m.bodyName));
+  if (!now.length) return [];
+  const parts: Inline[][] = [];
+  for (const [role, label] of [
+    ['Chair', 'Chair'],
+    ['Vice Chair', 'Vice chair'],
+  ] as const) {
+    const of = now.filter((m) => m.role === role);
+    if (of.length) parts.push([`${label} of `, ...of.flatMap((m, n): Inline[] => [...(n ? [', '] : []), link(m.bodyName, `/bodies/${enc(m.bodyId)}`)])]);
+  }
+  const others = now.filter((m) => m.role !== 'Chair' && m.role !== 'Vice Chair').length;
+  if (others) parts.push([`${parts.length ? 'member' : 'Member'} of ${others} ${parts.length ? 'other ' : ''}${others === 1 ? 'committee' : 'committees'}`]);
+  return [paragraph([...parts.flatMap((p, n) => (n ? ['; ', ...p] : p)), '.'])];
+}
 
 async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
   const committees = await read('money.committees.list', { person: id, limit: 50 });
@@ -39,14 +58,16 @@ async function moneyBlocks(read: Reader, id: string): Promise<Block[]> {
 
 async function personPage(read: Reader, id: string): Promise<PageModel> {
   const p = await read('people.public.read', { id });
-  const [record, votes, sponsored, activity, contributions, moneyPart, map] = await Promise.all([
+  const [record, votes, sponsored, activity, contributions, gifts, moneyPart, map, history] = await Promise.all([
     read('people.public.record.read', { id }),
     read('votes.list', { person: id, limit: 25 }),
     read('matters.list', { sponsor: id, limit: 25 }),
     read('lobbying.activity.list', { official: id, limit: 25 }),
     read('lobbying.contributions.list', { official: id, limit: 25 }),
+    read('lobbying.gifts.list', { official: id, limit: 25 }),
     p.kind === 'alderperson' ? moneyBlocks(read, id) : Promise.resolve([]),
     p.kind === 'alderperson' ? wardFigure(read, p.ward) : Promise.resolve(undefined),
+    p.kind === 'alderperson' ? historySection(read, { person: id }) : Promise.resolve(null),
   ]);
   const v = record.votes;
   const label = kindLabel[p.kind];
@@ -80,6 +101,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
         ),
       ]),
       section('Committees', [
+        ...committeeRoles(p.memberships),
         table(
           'Committee memberships',
           ['Body', 'Role', 'From', 'To'],
@@ -87,11 +109,14 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
           'No committee memberships recorded.',
         ),
       ]),
+      ...(history ? [history] : []),
       section('Voting record', [
         facts([
           ['Roll calls', `${v.total}${v.firstDate ? ` (${v.firstDate} to ${v.lastDate})` : ''}`],
           ['Attendance', `${percent(v.attendance)} (${v.absent} absent or not voting)`],
           ['With the council majority', `${percent(v.alignment)} (${v.withMajority} of ${v.decided} decided Yea or Nay votes)`],
+          ['In the minority', `${v.inMinority} of ${v.decided} decided Yea or Nay votes`],
+          ['Compared with the council', link('The council compared', '/council/compare')],
         ]),
         {
           kind: 'chart',
@@ -114,6 +139,20 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
             x.value,
           ]),
           'No votes recorded.',
+        ),
+      ]),
+      section('Who votes most like them', [
+        table(
+          `Agreement with ${p.name} over the roll calls both attended`,
+          ['Alderperson', 'Ward', 'Agreement', 'Roll calls both attended'],
+          record.mostAlike.map((a) => [
+            link(a.name, `/people/${enc(a.personId)}`),
+            a.ward === null ? '—' : String(a.ward),
+            `${percent(a.agreement)} (${a.agreed} the same)`,
+            String(a.together),
+          ]),
+          'Not enough roll calls attended together to compare.',
+          [1, 2, 3],
         ),
       ]),
       section('Sponsored legislation', [
@@ -150,6 +189,7 @@ async function personPage(read: Reader, id: string): Promise<PageModel> {
           'No contributions from lobbyists reported.',
           [3],
         ),
+        giftsTable('Gifts lobbyists reported giving to this person', gifts.data, 'lobbyist', 'No gifts from lobbyists reported.'),
       ]),
     ],
   };
@@ -168,7 +208,7 @@ async function peopleList(read: Reader, query: Record<string, any>): Promise<Pag
     updatedAt: latest(...page.data.map((x) => x.updatedAt)),
     feeds: [],
     blocks: [
-      paragraph('Alderpersons by ward; choose officials or lobbyists below.'),
+      paragraph(['Alderpersons by ward; choose officials or lobbyists below, or see ', link('the council compared', '/council/compare'), ' side by side.']),
       {
         kind: 'form',
         action: '/people',
