@@ -193,6 +193,16 @@ export async function chairsOf(db: Db, bodyId: string) {
   return rows;
 }
 
+/** The active bodies a person is a member of today, with the role (chairs first). */
+export async function membershipsOf(db: Db, personId: string) {
+  const { rows } = await sql<{ body_id: string; name: string; role: string }>`
+    select s.* from (
+      select distinct b.id as body_id, b.name, m.role from body_memberships m join bodies b on b.id = m.body_id
+      where m.person_id = ${personId} and b.active and b.kind <> 'council' and (m.end_date is null or m.end_date >= current_date)
+    ) s order by s.role ilike '%chair%' desc, s.role ilike 'vice%', s.name`.execute(db);
+  return rows;
+}
+
 /** A meeting's agenda items in their order. */
 export async function agendaItems(db: Db, meetingId: string, limit: number) {
   return db.selectFrom('agenda_items').select(['sort', 'record_number', 'title']).where('meeting_id', '=', meetingId).orderBy('sort').limit(limit).execute();

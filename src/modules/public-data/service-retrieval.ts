@@ -97,6 +97,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
+    membershipsOf: (personId: string) => agg.membershipsOf(db, personId),
     agenda: (meetingId: string, limit: number) => agg.agendaItems(db, meetingId, limit),
     lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
