@@ -67,7 +67,10 @@ export function pickBodies(bodies: readonly BodyRef[], q: Question): BodyRef[] {
   // Today's committee before one of the committee history that only shares words with it
   // ("zoning committee": the Committee on Zoning, Landmarks and Building Standards, not the
   // Committee on Zoning of the previous terms); a past body only when no active one is named.
-  const named = scored.some((s) => s.b.active) ? scored.filter((s) => s.b.active) : scored;
+  const today = scored.some((s) => s.b.active) ? scored.filter((s) => s.b.active) : scored;
+  // A joint committee only when the question says "joint" or names no standing committee.
+  const standing = words.has('joint') ? today : today.filter((s) => s.b.kind !== 'joint_committee');
+  const named = standing.length ? standing : today;
   if (named.length > 0) {
     const best = named[0]!.score;
     return named.filter((s) => s.score === best).map((s) => s.b);

@@ -105,12 +105,13 @@ export interface LobbyistSum {
   clients: number;
 }
 
-/** Lobbyists by the compensation they reported for periods in the range, most first. */
-export async function lobbyistCompensation(db: Db, range: Range, limit: number, clientId?: string): Promise<LobbyistSum[]> {
+/** Lobbyists by the compensation they reported for periods in the range (from these clients, when given), most first. */
+export async function lobbyistCompensation(db: Db, range: Range, limit: number, clientIds?: readonly string[]): Promise<LobbyistSum[]> {
+  if (clientIds?.length === 0) return [];
   const { rows } = await sql<LobbyistSum>`
     select array_agg(distinct c.lobbyist_id) as lobbyist_ids, p.name, sum(c.amount)::text as total, count(*)::int as reports, count(distinct c.client_id)::int as clients
     from lobbying_compensation c join people p on p.id = c.lobbyist_id
-    where true ${periodWithin(range)} ${clientId ? sql`and c.client_id = ${clientId}` : sql``}
+    where true ${periodWithin(range)} ${clientIds ? sql`and c.client_id in (${sql.join(clientIds)})` : sql``}
     group by p.name order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
   return rows;
 }

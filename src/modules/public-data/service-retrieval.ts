@@ -89,7 +89,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     receiptsByYear: (committeeIds: readonly string[], range: DayRange) => agg.receiptsByYear(db, committeeIds, range),
     contributorRanking: (range: DayRange, limit: number, words: readonly string[] = []) => agg.contributorRanking(db, range, limit, words),
     receiptsTotal: (range: DayRange) => agg.receiptsTotal(db, range),
-    lobbyistCompensation: (range: DayRange, limit: number, clientId?: string) => agg.lobbyistCompensation(db, range, limit, clientId),
+    lobbyistCompensation: (range: DayRange, limit: number, clientIds?: readonly string[]) => agg.lobbyistCompensation(db, range, limit, clientIds),
     clientCompensation: (range: DayRange, limit: number) => agg.clientCompensation(db, range, limit),
     clientsNamed: (words: readonly string[], limit: number) => agg.clientsNamed(db, words, limit),
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
