@@ -152,15 +152,24 @@ export async function lobbyingTotals(kit: Kit): Promise<string[] | null> {
   const outside = outsideRecord(kit, extent, what);
   if (outside) return [outside];
   const names = nameWordsOf(kit);
-  const client = names.length ? (await kit.retrieval.clientsNamed(names, 1))[0] : undefined;
+  // A client registers anew each year and under several spellings ("Airbnb", "AIRBNB, INC."): the
+  // client a question names is every client record its name's words match, summed.
+  const clients = names.length ? await kit.retrieval.clientsNamed(names, 20) : [];
+  const client = clients[0];
   let out: string[];
   if (client) {
-    const lobbyists = await kit.retrieval.lobbyistCompensation(range(kit), 5, client.id);
-    kit.sources.add('lobbying_client', client.id, client.name, [
-      `A lobbying client${client.total ? `; compensation reported for it: ${dollars(client.total)}` : ''}.`,
-    ]);
+    const lobbyists = await kit.retrieval.lobbyistCompensation(
+      range(kit),
+      5,
+      clients.map((c) => c.id),
+    );
+    for (const c of clients)
+      if (c.total) kit.sources.add('lobbying_client', c.id, c.name, [`A lobbying client; compensation reported for it: ${dollars(c.total)}.`]);
+    if (!client.total) kit.sources.add('lobbying_client', client.id, client.name, ['A lobbying client.']);
+    const spellings = [...new Set(clients.filter((c) => c.total).map((c) => c.name))].filter((n) => n !== client.name);
+    const from = `${client.name}${spellings.length ? ` (also registered as ${joinList(spellings.slice(0, 3))})` : ''}`;
     out = lobbyists.length
-      ? [`Lobbyists who reported compensation from ${client.name}${within(kit)}: ${joinList(lobbyists.map((l) => cite(kit, l, `from ${client.name}`)))}.`]
+      ? [`Lobbyists who reported compensation from ${from}${within(kit)}: ${joinList(lobbyists.map((l) => cite(kit, l, `from ${from}`)))}.`]
       : [`No lobbyist reported compensation from ${client.name}${within(kit)}.`];
   } else if (giving) {
     const top = await kit.retrieval.lobbyistGiving(range(kit), 5);

@@ -30,7 +30,7 @@ export const votingRecord: Composer = async (kit) => {
     }
     const span = r.first === r.last ? `on ${r.first}` : `from ${r.first} to ${r.last}`;
     const majority = r.decided
-      ? `voted with the majority on ${r.with_majority} of ${r.decided} decided roll calls (${percent(r.with_majority, r.decided)})`
+      ? `voted with the majority on ${r.with_majority} of ${r.decided} decided roll calls (${percent(r.with_majority, r.decided)}; in the minority on ${r.decided - r.with_majority})`
       : 'cast no Yea or Nay on a decided roll call';
     const attendance = r.absent
       ? `was absent or did not vote on ${r.absent} of ${r.total} roll calls (voting on ${r.total - r.absent} of ${r.total})`
@@ -59,10 +59,10 @@ async function agreement(kit: Kit, a: Kit['named']['people'][number], b: Kit['na
   ];
 }
 
-/** Who chairs the committees named, or that the record names no chair. */
+/** Who chairs the committees named, or that the record names no chair; naming no committee, the committees of the people named. */
 export const chair: Composer = async (kit) => {
   const bodies = kit.named.bodies;
-  if (bodies.length === 0) return null;
+  if (bodies.length === 0) return memberships(kit);
   const out: string[] = [];
   for (const b of bodies.slice(0, 3)) {
     const chairs = await kit.retrieval.chairsOf(b.id);
@@ -81,3 +81,27 @@ export const chair: Composer = async (kit) => {
   }
   return out;
 };
+
+/** The committees the alderpersons named sit on today, and in what role. */
+async function memberships(kit: Kit): Promise<string[] | null> {
+  const people = (await peopleMeant(kit)).filter((p) => p.kind === 'alderperson');
+  if (people.length === 0) return null;
+  const out: string[] = [];
+  for (const p of people.slice(0, 2)) {
+    const seats = await kit.retrieval.membershipsOf(p.id);
+    citePerson(kit, p, seats.length ? [`Member of ${seats.length} active committee${seats.length === 1 ? '' : 's'}.`] : []);
+    if (seats.length === 0) {
+      out.push(`The record lists ${personLabel(p)} as a member of no active committee.`);
+      continue;
+    }
+    for (const s of seats) kit.sources.add('body', s.body_id, s.name, [`${personLabel(p)}: ${s.role}.`]);
+    const led = seats.filter((s) => /chair/i.test(s.role));
+    const rest = seats.filter((s) => !/chair/i.test(s.role));
+    const parts = [
+      led.length ? `${led.length === 1 ? 'holds a chair' : `holds ${led.length} chairs`}: ${joinList(led.map((s) => `${s.role} of the ${s.name}`))}` : '',
+      rest.length ? `is a member of ${joinList(rest.map((s) => `the ${s.name}`))}` : '',
+    ].filter(Boolean);
+    out.push(`${personLabel(p)} sits on ${seats.length} committee${seats.length === 1 ? '' : 's'} today: ${parts.join('; and ')}.`);
+  }
+  return out;
+}

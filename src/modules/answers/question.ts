@@ -27,7 +27,8 @@ const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}
 
 function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   const has = (re: RegExp) => re.test(q);
-  if (has(/\bchair(s|ed|man|woman|person|persons|ing)?\b/) && !has(/\bvice[- ]?chair/) && !hasRecord) return 'chair';
+  // Who chairs (or vice-chairs) a committee (and, below, which committees a person sits on).
+  if (has(/\bchair(s|ed|man|woman|person|persons|ing)?\b/) && !hasRecord) return 'chair';
   if (
     has(/\blobb(y|ies|ied|ying|yist|yists)\b/) &&
     has(/\b(contact\w*|met|meet\w*|lobbied|lobbies|report\w*|sought|talk\w*|spoke|reach\w*|who|which|how much|paid|pay|compensat\w*|clients?|most)\b/)
@@ -46,11 +47,12 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(
-      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|voting record|track record)\b/,
+      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|voting record|track record)\b/,
     )
   )
     return 'record';
   if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b|\b(tally|tallies|margin|how close|unanimous\w*|dissent\w*|opposed)\b/)) return 'vote';
+  if (has(/\bcommittees?\b/) && has(/\b(sits?|sitting|sat|serves?|serving|served|members?|membership|assigned|assignments?)\b/) && !hasRecord) return 'chair';
   if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/) || (has(/\bwho\b/) && has(/\bintroduc(e|ed|es)\b/))) return 'sponsor';
   if (has(/\b(pass(ed|es)?|adopt(ed)?|approv(ed|e)|enact(ed)?)\b/)) {
     // "What passed at the last meeting?" asks for a list; "Did the settlement pass?" or "Was the

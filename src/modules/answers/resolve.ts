@@ -49,7 +49,8 @@ const bodyFiller = new Set(['committee', 'committees', 'on', 'and', 'the', 'of',
 
 /**
  * Bodies the question names: a committee by the words of its name ("Finance", "zoning
- * committee"), the council by "council" (unless a committee is named).
+ * committee"), the council by "council" (unless a committee is named); an active body before a
+ * past one of the committee history.
  */
 export function pickBodies(bodies: readonly BodyRef[], q: Question): BodyRef[] {
   const words = q.words;
@@ -62,10 +63,17 @@ export function pickBodies(bodies: readonly BodyRef[], q: Question): BodyRef[] {
       return { b, score: own.length ? hits / own.length : 0, headNamed };
     })
     .filter((s) => s.score >= 0.5 || s.headNamed)
-    .sort((a, b) => b.score - a.score || Number(b.b.active) - Number(a.b.active));
-  if (scored.length > 0) {
-    const best = scored[0]!.score;
-    return scored.filter((s) => s.score === best).map((s) => s.b);
+    .sort((a, b) => b.score - a.score);
+  // Today's committee before one of the committee history that only shares words with it
+  // ("zoning committee": the Committee on Zoning, Landmarks and Building Standards, not the
+  // Committee on Zoning of the previous terms); a past body only when no active one is named.
+  const today = scored.some((s) => s.b.active) ? scored.filter((s) => s.b.active) : scored;
+  // A joint committee only when the question says "joint" or names no standing committee.
+  const standing = words.has('joint') ? today : today.filter((s) => s.b.kind !== 'joint_committee');
+  const named = standing.length ? standing : today;
+  if (named.length > 0) {
+    const best = named[0]!.score;
+    return named.filter((s) => s.score === best).map((s) => s.b);
   }
   if (words.has('council') || words.has('aldermen') || words.has('alderpersons')) return bodies.filter((b) => b.kind === 'council');
   return [];

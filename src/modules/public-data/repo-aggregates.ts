@@ -105,12 +105,13 @@ export interface LobbyistSum {
   clients: number;
 }
 
-/** Lobbyists by the compensation they reported for periods in the range, most first. */
-export async function lobbyistCompensation(db: Db, range: Range, limit: number, clientId?: string): Promise<LobbyistSum[]> {
+/** Lobbyists by the compensation they reported for periods in the range (from these clients, when given), most first. */
+export async function lobbyistCompensation(db: Db, range: Range, limit: number, clientIds?: readonly string[]): Promise<LobbyistSum[]> {
+  if (clientIds?.length === 0) return [];
   const { rows } = await sql<LobbyistSum>`
     select array_agg(distinct c.lobbyist_id) as lobbyist_ids, p.name, sum(c.amount)::text as total, count(*)::int as reports, count(distinct c.client_id)::int as clients
     from lobbying_compensation c join people p on p.id = c.lobbyist_id
-    where true ${periodWithin(range)} ${clientId ? sql`and c.client_id = ${clientId}` : sql``}
+    where true ${periodWithin(range)} ${clientIds ? sql`and c.client_id in (${sql.join(clientIds)})` : sql``}
     group by p.name order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
   return rows;
 }
@@ -190,6 +191,16 @@ export async function chairsOf(db: Db, bodyId: string) {
     select m.person_id, p.name, m.role from body_memberships m join people p on p.id = m.person_id
     where m.body_id = ${bodyId} and m.role ilike '%chair%' and (m.end_date is null or m.end_date >= current_date)
     order by m.role ilike 'vice%', p.sort_name`.execute(db);
+  return rows;
+}
+
+/** The active bodies a person is a member of today, with the role (chairs first). */
+export async function membershipsOf(db: Db, personId: string) {
+  const { rows } = await sql<{ body_id: string; name: string; role: string }>`
+    select s.* from (
+      select distinct b.id as body_id, b.name, m.role from body_memberships m join bodies b on b.id = m.body_id
+      where m.person_id = ${personId} and b.active and b.kind <> 'council' and (m.end_date is null or m.end_date >= current_date)
+    ) s order by s.role ilike '%chair%' desc, s.role ilike 'vice%', s.name`.execute(db);
   return rows;
 }
 

@@ -83,14 +83,13 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),
     lobbyistContacts: (personId: string, range: DayRange, limit: number) => r.lobbyistContacts(db, personId, range, limit),
     lobbyistContributions: (personId: string, range: DayRange, limit: number) => r.lobbyistContributions(db, personId, range, limit),
-    lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Aggregates (repo-aggregates.ts): what the record can tell, and sums over it. */
     extents: () => agg.extents(db),
     committeeRanking: (range: DayRange, limit: number) => agg.committeeRanking(db, range, limit),
     receiptsByYear: (committeeIds: readonly string[], range: DayRange) => agg.receiptsByYear(db, committeeIds, range),
     contributorRanking: (range: DayRange, limit: number, words: readonly string[] = []) => agg.contributorRanking(db, range, limit, words),
     receiptsTotal: (range: DayRange) => agg.receiptsTotal(db, range),
-    lobbyistCompensation: (range: DayRange, limit: number, clientId?: string) => agg.lobbyistCompensation(db, range, limit, clientId),
+    lobbyistCompensation: (range: DayRange, limit: number, clientIds?: readonly string[]) => agg.lobbyistCompensation(db, range, limit, clientIds),
     clientCompensation: (range: DayRange, limit: number) => agg.clientCompensation(db, range, limit),
     clientsNamed: (words: readonly string[], limit: number) => agg.clientsNamed(db, words, limit),
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
@@ -98,7 +97,9 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
+    membershipsOf: (personId: string) => agg.membershipsOf(db, personId),
     agenda: (meetingId: string, limit: number) => agg.agendaItems(db, meetingId, limit),
+    lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
     passages: (terms: readonly string[], k: number, range: DayRange, each: number): Promise<PassageRow[]> => r.passages(db, terms, k, range, each),
   };

@@ -64,6 +64,12 @@ test('intents', () => {
     ['Was the Foundry Park redevelopment agreement approved?', 'matter'],
     ['Tell me the tally on the Solache settlement', 'vote'],
     ['Who chairs the Finance Committee?', 'chair'],
+    ['Who is the vice chair of the Committee on Finance?', 'chair'],
+    ['Which committees does Ald. Hopkins sit on?', 'chair'],
+    ['What committees is the 25th ward alderman a member of?', 'chair'],
+    // Committee members' votes are votes, not memberships.
+    ['How did the Finance Committee members vote on SO2026-0025407?', 'vote'],
+    ['How many times was Ald. Raymond Lopez in the minority?', 'record'],
     ['Which committee brought in the most campaign cash in 2017?', 'money'],
     ['How much did Ed Burke raise in 2017?', 'money'],
     // "Raise" without words of money is legislation, not campaign money.

@@ -31,6 +31,13 @@ const HADDEN = person('124700E1-FB88-EC11-8D20-001DD804FD38');
 const CLAY = person('5F4C907D-6CF3-ED11-A7C6-001DD804FC2B');
 const DOWELL = person('B66788C7-FA88-EC11-8D20-001DD804FD38');
 const BURNETT = person('81F21A0D-F16E-F011-BEC1-001DD8096BE6');
+const CONWAY = person('4C380420-6CF3-ED11-A7C6-001DD804FC2B');
+const VILLEGAS = person('9E0A3436-FB88-EC11-8D20-001DD804FD38');
+const LAWSON = person('1628D550-6CF3-ED11-A7C6-001DD804FC2B');
+const ERVIN = person('C5C5987A-FC88-EC11-8D20-001DD804FD38');
+const LEE = person('E29E5122-7BB7-EC11-983E-001DD8049E83');
+const MITCHELL = person('2E656B9F-C373-EC11-8F8E-001DD804F9F3');
+const VASQUEZ = person('9DB0248A-F988-EC11-8D20-001DD804FD38');
 
 const METERS = matter('SO2026-0025407');
 const METERS_VOTE = rollCall('BEA1E2DD-5A54-F111-BEC6-001DD80B0E39');
@@ -49,11 +56,13 @@ const MONUMENT_VOTE = rollCall('257F1B3B-6854-F111-BEC5-001DD801AB0F');
 const ICE = matter('R2026-0026834');
 const ICE_VOTE = rollCall('CC1D598F-D07A-F111-AB0D-001DD80C6696');
 const SNOW = matter('SO2023-0002851');
+const SNOW_VOTE = 'roll_call:6B59C122-7625-EE11-9CBD-001DD804E11C:3:roll-call';
 
 const COUNCIL = 'body:BAA9B630-573B-EC11-B6E5-001DD804D4DD';
 const FINANCE = 'body:D99FC72B-B0D7-EC11-A7B4-001DD804F0C4';
 const ZONING = 'body:ED9FC72B-B0D7-EC11-A7B4-001DD804F0C4';
 const BUDGET = 'body:D39FC72B-B0D7-EC11-A7B4-001DD804F0C4';
+const PUBLIC_SAFETY = 'body:E29FC72B-B0D7-EC11-A7B4-001DD804F0C4';
 
 const REILLY_MONEY = 'committee:committee-19263';
 const HOPKINS_MONEY = 'committee:committee-25653';
@@ -99,7 +108,13 @@ export const questions: EvalCase[] = [
     facts: ['passed', '49–1'],
   },
   { q: 'When did the council pass the parking meter ownership transfer?', intent: 'outcome', cites: [METERS, METERS_VOTE], facts: ['2026-09-29', '46–3'] },
-  { q: "What's the status of SO2023-0002851?", intent: 'outcome', cites: [SNOW], facts: ['Substituted', 'Plow the Sidewalks'] },
+  // The fuller record holds its final action: passed 48–1 on 2023-07-19 (the smaller sample stopped at the substitute).
+  {
+    q: "What's the status of SO2023-0002851?",
+    intent: 'outcome',
+    cites: [SNOW, SNOW_VOTE],
+    facts: ['Passed', 'Plow the Sidewalks', '48–1', '2023-07-19'],
+  },
   {
     q: 'Did the ICE referendum resolution for the November 2026 ballot get adopted?',
     intent: 'outcome',
@@ -154,7 +169,8 @@ export const questions: EvalCase[] = [
     facts: ['did not vote'],
   },
   {
-    q: 'How did the 42nd ward alderman vote on the Williams settlement?',
+    // The record now also holds the 2023 settlement with Angela Williams (Or2023-0001338): the question names which.
+    q: 'How did the 42nd ward alderman vote on the Lorenzo Williams settlement?',
     intent: 'who-voted',
     cites: [REILLY, WILLIAMS, WILLIAMS_VOTE],
     facts: ['Brendan Reilly', 'voted Nay', '33–17'],
@@ -173,56 +189,56 @@ export const questions: EvalCase[] = [
     intent: 'vote-aggregate',
     cites: [SIGCHO_LOPEZ],
     may: VOTE_RECORDS,
-    facts: [/6 of (the )?10/, /60\s?%/],
+    facts: [/197 of (the )?221/, /89\s?%/],
   },
   {
     q: "What is Jeanette Taylor's attendance on roll call votes?",
     intent: 'vote-aggregate',
     cites: [TAYLOR],
     may: VOTE_RECORDS,
-    facts: [/absent (from|on|for) 4 of (the )?10|4 of (the )?10 roll calls/, /6 of (the )?10/],
+    facts: [/53 of (the )?224/, /171 of (the )?224/],
   },
   {
     q: 'How often do Sigcho-Lopez and La Spata vote the same way?',
     intent: 'vote-aggregate',
     cites: [SIGCHO_LOPEZ, LA_SPATA],
     may: VOTE_RECORDS,
-    facts: [/9 of (the )?10/],
+    facts: [/212 of (the )?222/, '95%'],
   },
   {
     q: 'Do Raymond Lopez and Byron Sigcho-Lopez usually agree?',
     intent: 'vote-aggregate',
     cites: [LOPEZ, SIGCHO_LOPEZ],
     may: VOTE_RECORDS,
-    facts: [/2 of (the )?10/],
+    facts: [/94 of (the )?222/, '42%'],
   },
   {
     q: 'How often did Brian Hopkins vote with the council majority in 2026?',
     intent: 'vote-aggregate',
     cites: [HOPKINS],
     may: VOTE_RECORDS,
-    facts: [/10 of (the )?10/, '100%'],
+    facts: [/41 of (the )?49/, '84%', /all 49/],
   },
   {
     q: 'Has Ald. Hadden missed any votes?',
     intent: 'vote-aggregate',
     cites: [HADDEN],
     may: VOTE_RECORDS,
-    facts: [/1 of (the )?10/],
+    facts: [/8 of (the )?224/],
   },
   {
     q: 'How often do Hopkins and Reilly agree on roll calls?',
     intent: 'vote-aggregate',
     cites: [HOPKINS, REILLY],
     may: VOTE_RECORDS,
-    facts: [/9 of (the )?10/],
+    facts: [/173 of (the )?214/, '81%'],
   },
   {
     q: "What's the voting attendance of the 2nd ward alderperson?",
     intent: 'vote-aggregate',
     cites: [HOPKINS],
     may: VOTE_RECORDS,
-    facts: [/10 of (the )?10/],
+    facts: [/7 of (the )?224/, /217 of (the )?224/],
   },
 
   // Sponsors: the sample lists none, and the answer says so.
@@ -275,13 +291,54 @@ export const questions: EvalCase[] = [
     q: 'What did the council pass in July 2026?',
     intent: 'meeting',
     cites: [COUNCIL, MONUMENT, ICE, matter('R2026-0025457'), matter('R2026-0025460')],
-    may: ['roll_call:*', 'meeting:*'],
-    facts: ['4 matters', '24–23', '46–1'],
+    may: ['roll_call:*', 'meeting:*', 'matter:*'],
+    // 7 matters on 2026-07-15 and 4 on 2026-07-22.
+    facts: ['11 matters', '24–23', '46–1', '25–19'],
   },
 
-  // Committee chairs: the sample's bodies list members only.
-  { q: 'Who chairs the Finance Committee?', intent: 'chair', cites: [FINANCE], facts: [/no chair/i] },
-  { q: 'who is the chair of the zoning committee', intent: 'chair', cites: [ZONING], facts: [/no chair/i] },
+  // Committee chairs and vice-chairs (the committees' memberships of today), and who sits where.
+  { q: 'Who chairs the Finance Committee?', intent: 'chair', cites: [FINANCE, DOWELL], may: [CONWAY], facts: ['Pat Dowell', 'Chair'] },
+  {
+    q: 'who is the chair of the zoning committee',
+    intent: 'chair',
+    cites: [ZONING, VILLEGAS],
+    may: [LAWSON],
+    facts: ['Gilbert Villegas'],
+  },
+  {
+    q: 'Who is the vice chair of the Committee on Finance?',
+    intent: 'chair',
+    cites: [FINANCE, CONWAY],
+    may: [DOWELL],
+    facts: ['William Conway', 'Vice Chair'],
+  },
+  {
+    q: 'Who leads the Budget committee, and who is vice-chair?',
+    intent: 'chair',
+    cites: [BUDGET, ERVIN, LEE],
+    facts: ['Jason C. Ervin', 'Nicole T. Lee'],
+  },
+  {
+    q: 'Who is chairman of the Housing and Real Estate Committee?',
+    intent: 'chair',
+    cites: ['body:DB9FC72B-B0D7-EC11-A7B4-001DD804F0C4', SIGCHO_LOPEZ],
+    may: [MITCHELL],
+    facts: ['Byron Sigcho-Lopez'],
+  },
+  {
+    q: 'Which committees does Ald. Hopkins sit on?',
+    intent: 'chair',
+    cites: [HOPKINS, PUBLIC_SAFETY, FINANCE, ZONING],
+    may: ['body:*'],
+    facts: ['Committee on Public Safety', 'Committee on Finance', 'Committee on Aviation', /chair/i],
+  },
+  {
+    q: 'What committees is the 25th ward alderman a member of?',
+    intent: 'chair',
+    cites: [SIGCHO_LOPEZ, 'body:DB9FC72B-B0D7-EC11-A7B4-001DD804F0C4'],
+    may: ['body:*'],
+    facts: ['Committee on Housing and Real Estate'],
+  },
 
   // Money: sums of receipts by committee and year, top contributors and recipients.
   {
@@ -366,9 +423,9 @@ export const questions: EvalCase[] = [
     // A lobbyist registers anew each year (and per employer): sums are by name, over every registration.
     q: 'Which lobbyists reported the most compensation in 2015?',
     intent: 'lobbying',
-    cites: ['lobbyist:lobbyist-23623', 'lobbyist:lobbyist-24444', 'lobbyist:lobbyist-27383', 'lobbyist:lobbyist-27864'],
+    cites: ['lobbyist:lobbyist-3740', 'lobbyist:lobbyist-3930'],
     may: ['lobbyist:*'],
-    facts: ['David M Dring', '$2,495,567.00'],
+    facts: ['Michael J Kasper', '$3,364,256.00', 'David M Dring', '$2,495,567.00'],
   },
   {
     q: 'Which clients paid their lobbyists the most in 2015?',
@@ -378,25 +435,26 @@ export const questions: EvalCase[] = [
     facts: ['American Beverage Association', '$900,000.00'],
   },
   {
+    // Summed over every client record named Uber ("Uber", "UBER TECHNOLOGIES, INC. AND AFFILIATES", …).
     q: 'Who lobbies for Uber?',
     intent: 'lobbying',
     cites: ['lobbying_client:client-17045'],
-    may: ['lobbyist:*'],
-    facts: ['David M Dring', '$648,000.00'],
+    may: ['lobbyist:*', 'lobbying_client:*'],
+    facts: ['Michael J Kasper', '$801,000.00', 'David M Dring', '$648,000.00'],
   },
   {
     q: 'Which lobbyists gave the most in political contributions?',
     intent: 'lobbying',
-    cites: ['lobbyist:lobbyist-18825', 'lobbyist:lobbyist-27883'],
+    cites: ['lobbyist:lobbyist-6842', 'lobbyist:lobbyist-3836'],
     may: ['lobbyist:*'],
-    facts: ['John J George', '$126,900.00'],
+    facts: ['John J George', '$199,550.00', '412'],
   },
   {
     q: 'Which lobbyists gave money to Brendan Reilly?',
     intent: 'lobbying',
-    cites: [REILLY, 'lobbyist:lobbyist-6922'],
+    cites: [REILLY, 'lobbyist:lobbyist-6842'],
     may: ['lobbyist:*'],
-    facts: ['THOMAS O IX', '$3,000.00'],
+    facts: ['John J George', '$45,000.00', '42 contributions'],
   },
   {
     q: 'Which lobbyists reported contact with Walter Burnett?',
@@ -408,15 +466,17 @@ export const questions: EvalCase[] = [
   {
     q: 'How much did Airbnb pay its lobbyists?',
     intent: 'lobbying',
+    // Airbnb registered under two names ("Airbnb", "AIRBNB, INC."), a client record per year: the
+    // compensation reported from it is the sum over them ($34,837.40, RACHEL DELEVIE-OREY $10,000.00 of it).
     cites: ['lobbying_client:client-27121'],
-    may: ['lobbyist:*'],
-    facts: ['SUZANNE ROSS', '$22,500.00'],
+    may: ['lobbyist:*', 'lobbying_client:*'],
+    facts: ['JOHN F DUNN', '$22,500.00', 'RACHEL DELEVIE-OREY', '$10,000.00'],
   },
   {
     q: 'Which lobbyists were paid the most in 2023?',
     intent: 'lobbying',
     cites: [],
-    facts: ['2014', '2015'],
+    facts: ['2014', '2021'],
     none: true,
   },
 
@@ -440,7 +500,7 @@ export const questions: EvalCase[] = [
     intent: 'vote-aggregate',
     cites: [LOPEZ],
     may: VOTE_RECORDS,
-    facts: [/6 of (the )?10/],
+    facts: [/115 of (the )?223/],
   },
   {
     q: 'Was the appointment of Marshall Hatch Jr. unanimous?',
@@ -457,6 +517,90 @@ export const questions: EvalCase[] = [
     cites: ['lobbying_client:client-14826'],
     may: ['lobbying_client:*'],
     facts: ['American Beverage Association', '$2,520,000.00'],
+  },
+
+  // Made possible by the fuller record (224 roll calls from 2023-05-24 to 2026-09-29, committee
+  // memberships, lobbyists' gift reports through 2021), written as residents and reporters ask them.
+  {
+    q: 'Which lobbyists gave gifts to Ald. Walter Burnett?',
+    intent: 'lobbying',
+    cites: [BURNETT, 'lobbyist:lobbyist-3895'],
+    may: ['lobbyist:*'],
+    facts: ['JAMES W SULLIVAN', '$129.58', 'lunch'],
+  },
+  {
+    q: 'What gifts did lobbyists report giving Brendan Reilly?',
+    intent: 'lobbying',
+    cites: [REILLY, 'lobbyist:lobbyist-3984'],
+    may: ['lobbyist:*'],
+    facts: ['RICHARD M ERICKSON', '2 gifts', '$70.00', 'VIP ticket Chicago Auto Show'],
+  },
+  {
+    q: 'How many times was Ald. Raymond Lopez in the minority?',
+    intent: 'vote-aggregate',
+    cites: [LOPEZ],
+    may: VOTE_RECORDS,
+    facts: [/minority on 108\b/, /115 of (the )?223/],
+  },
+  {
+    q: 'On how many votes did Sigcho-Lopez end up on the losing side, in the minority?',
+    intent: 'vote-aggregate',
+    cites: [SIGCHO_LOPEZ],
+    may: VOTE_RECORDS,
+    facts: [/minority on 24\b/],
+  },
+  {
+    q: 'How often do Andre Vasquez and Daniel La Spata vote together?',
+    intent: 'vote-aggregate',
+    cites: [VASQUEZ, LA_SPATA],
+    may: VOTE_RECORDS,
+    facts: [/208 of (the )?222/, '94%'],
+  },
+  {
+    q: 'How often did Jeanette Taylor vote with the majority in 2026?',
+    intent: 'vote-aggregate',
+    cites: [TAYLOR],
+    may: VOTE_RECORDS,
+    facts: [/37 of (the )?40/, /49 roll calls/],
+  },
+  { q: 'Who sponsored the Foundry Park redevelopment agreement?', intent: 'sponsor', cites: [FOUNDRY], facts: ['no sponsors'] },
+
+  // Written after the answers were fitted to the questions of the fuller record above, and scored
+  // as first answered.
+  {
+    q: "Who's the vice-chair of the transportation committee?",
+    intent: 'chair',
+    cites: ['body:E09FC72B-B0D7-EC11-A7B4-001DD804F0C4', VASQUEZ],
+    may: [MITCHELL],
+    facts: ['Andre Vasquez Jr.'],
+  },
+  {
+    q: 'Which committees does Pat Dowell chair?',
+    intent: 'chair',
+    cites: [DOWELL, FINANCE],
+    may: ['body:*'],
+    facts: ['Committee on Finance', 'Subcommittee on Revenue'],
+  },
+  {
+    q: 'How many roll calls did Maria Hadden vote on the losing side of?',
+    intent: 'vote-aggregate',
+    cites: [HADDEN],
+    may: VOTE_RECORDS,
+    facts: [/\b21\b/],
+  },
+  {
+    q: 'How often do Hopkins and Hadden vote alike?',
+    intent: 'vote-aggregate',
+    cites: [HOPKINS, HADDEN],
+    may: VOTE_RECORDS,
+    facts: [/157 of (the )?209/, '75%'],
+  },
+  {
+    q: 'Did any lobbyist give Ald. Reilly a gift in 2020?',
+    intent: 'lobbying',
+    cites: [REILLY, 'lobbyist:lobbyist-18401'],
+    may: ['lobbyist:*'],
+    facts: ['DAVID E SLOAN', '$26.00'],
   },
 
   // Nothing in the record answers these.
