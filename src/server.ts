@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { type AppContext, createContext } from './context.ts';
 import type { Config } from './kernel/config.ts';
 import { startAdminSocket } from './admin-socket.ts';
+import { inBackground } from './kernel/db-budget.ts';
 import { lockIds, withStartupLock } from './kernel/locks.ts';
 import { startWorkers } from './workers.ts';
 
@@ -20,7 +21,9 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       : null;
   if (config.loadSample) {
     // Two instances starting at once on one database: the second waits, then finds data.
-    const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)));
+    const loaded = await inBackground(() =>
+      withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line))),
+    );
     if (loaded) ctx.log.info('loaded the bundled Chicago sample');
   }
   const app = await buildApp(ctx);
