@@ -7,10 +7,12 @@
 // that would run longer; the embedded database cannot cancel a statement it runs (it shares the
 // event loop), so there the check before each statement and fair turns (./db-turns.ts) hold it.
 //
-// Work that is no request's — jobs, ingest, migrations, the CLI, the sample load — runs in the
-// background class (`inBackground`): no budget, its own pool on a server with a longer
-// statement_timeout. The budget travels with the request through AsyncLocalStorage, so no
-// module passes it along.
+// Work that is no request's — jobs, ingest, migrations, the CLI, the sample load, timers — runs in
+// the background class: no budget, and on a server a pool of its own with a longer
+// statement_timeout. A request is known by its budget, set by the HTTP surfaces' first hook
+// (app.ts); whatever runs without one is background work (`inBackground` says so explicitly where
+// work could otherwise inherit a request's). The budget travels with the request through
+// AsyncLocalStorage, so no module passes it along.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { overBudget } from './errors.ts';
 
@@ -28,6 +30,7 @@ export class DbBudget {
   #spent = 0;
   #active = 0;
   #since = 0;
+  #wrote = false;
 
   constructor(limitMs: number, caller: string) {
     this.limitMs = limitMs;
@@ -43,9 +46,23 @@ export class DbBudget {
     return this.limitMs - this.used();
   }
 
-  /** Throws `over_budget` once the budget is used up: called before each statement. */
+  /**
+   * Throws `over_budget` once the budget is used up: called before each statement. A request that
+   * has committed a write is let finish (PostgreSQL's statement_timeout still bounds each of its
+   * statements): refusing its next statement would leave it half-written.
+   */
   check(): void {
-    if (this.remaining() <= 0) throw overBudget(this.limitMs);
+    if (this.stoppable && this.remaining() <= 0) throw overBudget(this.limitMs);
+  }
+
+  /** Whether the request may still be stopped (it has committed no write). */
+  get stoppable(): boolean {
+    return !this.#wrote;
+  }
+
+  /** A write of this request was committed (a statement outside a transaction, or a commit). */
+  wrote(): void {
+    this.#wrote = true;
   }
 
   /** A statement (or a transaction) starts waiting for its turn. */
@@ -75,10 +92,6 @@ export function inBackground<T>(fn: () => T): T {
 export function currentBudget(): DbBudget | undefined {
   const store = current.getStore();
   return store === 'background' ? undefined : store;
-}
-
-export function isBackground(): boolean {
-  return current.getStore() === 'background';
 }
 
 /** Names the caller whose turn a request takes, once its credential is known. */

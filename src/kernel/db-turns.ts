@@ -7,14 +7,15 @@
 // Each turn is checked against the request's budget (./db-budget.ts): a request whose time is used
 // up is refused before its statement is issued, and a turn waited for longer than the budget
 // allows is given up (503 over_budget) rather than waited on. Transaction control (begin, commit,
-// rollback, savepoints) is never refused, so a transaction cut off is always rolled back.
+// rollback, savepoints) is never refused, so a transaction cut off is always rolled back; and a
+// request that has committed a write is let finish, so none is left half-written.
 //
 // On the embedded database every turn is handed out from a setImmediate callback: the database
 // runs on the event loop, and statements handed from one promise to the next would hold it until
 // the whole queue drained, with no request read or answered meanwhile (/robots.txt waited 2 s
 // behind GraphQL loops). Between two turns the loop now reads and answers what came in.
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
-import { currentBudget, type DbBudget, isBackground } from './db-budget.ts';
+import { currentBudget, type DbBudget } from './db-budget.ts';
 import { overBudget } from './errors.ts';
 
 export interface TurnOptions {
@@ -22,30 +23,43 @@ export interface TurnOptions {
   capacity: number;
   /** Hand each turn out from a setImmediate callback (the embedded database shares the event loop). */
   yieldBetweenTurns: boolean;
-  /** Background work takes no turn here (a server gives it a pool of its own). */
+  /** Background work (no request's budget) takes no turn here: a server gives it a pool of its own. */
   backgroundApart: boolean;
 }
 
 interface Waiter {
   grant(): void;
-  refuse(err: Error): void;
   timer: NodeJS.Timeout | undefined;
 }
 
-/** The caller of work outside any request (timers, listeners, start-up): one turn among the others. */
+/** The caller of background work on the embedded database (jobs, timers, start-up): one turn among the others. */
 const UNSCOPED = 'unscoped';
+
+/** Statements that only read: anything else (or a script PostgreSQL would read as several) may write. */
+const READ_ONLY = /^\s*(?:select|values|show|explain)\b[^;]*$/i;
+
+function mayWrite(query: CompiledQuery): boolean {
+  const kind = query.query.kind;
+  if (kind === 'SelectQueryNode') return false;
+  return kind !== 'RawNode' || !READ_ONLY.test(query.sql);
+}
 
 /** A connection as the caller sees it: each statement is checked against its request's budget first. */
 class BudgetedConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
   readonly budget: DbBudget | undefined;
+  inTransaction = false;
   constructor(inner: DatabaseConnection, budget: DbBudget | undefined) {
     this.inner = inner;
     this.budget = budget;
   }
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    this.budget?.check();
-    return this.inner.executeQuery<R>(query);
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.budget) return this.inner.executeQuery<R>(query);
+    this.budget.check();
+    const result = await this.inner.executeQuery<R>(query);
+    // Outside a transaction a write is committed as it runs; inside one, at commit (FairDriver).
+    if (!this.inTransaction && mayWrite(query)) this.budget.wrote();
+    return result;
   }
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
     this.budget?.check();
@@ -71,8 +85,8 @@ export class FairDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.#options.backgroundApart && isBackground()) return this.#inner.acquireConnection();
     const budget = currentBudget();
+    if (this.#options.backgroundApart && !budget) return this.#inner.acquireConnection();
     budget?.check();
     budget?.begin();
     try {
@@ -108,8 +122,8 @@ export class FairDriver implements Driver {
     }
     return new Promise<void>((resolve, reject) => {
       const caller = budget?.caller ?? UNSCOPED;
-      const waiter: Waiter = { grant: resolve, refuse: reject, timer: undefined };
-      if (budget) {
+      const waiter: Waiter = { grant: resolve, timer: undefined };
+      if (budget?.stoppable) {
         waiter.timer = setTimeout(
           () => {
             const queue = this.#waiting.get(caller);
@@ -164,14 +178,20 @@ export class FairDriver implements Driver {
     }
   }
 
-  beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
-    return this.#inner.beginTransaction(innerOf(c), s);
+  async beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
+    await this.#inner.beginTransaction(innerOf(c), s);
+    if (c instanceof BudgetedConnection) c.inTransaction = true;
   }
-  commitTransaction(c: DatabaseConnection): Promise<void> {
-    return this.#inner.commitTransaction(innerOf(c));
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof BudgetedConnection) {
+      c.inTransaction = false;
+      c.budget?.wrote();
+    }
+    await this.#inner.commitTransaction(innerOf(c));
   }
-  rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(innerOf(c));
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof BudgetedConnection) c.inTransaction = false;
+    await this.#inner.rollbackTransaction(innerOf(c));
   }
   savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
     return this.#inner.savepoint!(innerOf(c), name, compile);

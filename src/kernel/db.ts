@@ -4,9 +4,9 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { type CompiledQuery, type Driver, Kysely, PGliteDialect, PostgresDialect, type QueryResult, sql } from 'kysely';
+import { type CompiledQuery, type DialectAdapter, type Driver, Kysely, PGliteAdapter, PGliteDialect, PostgresDialect, type QueryResult, sql } from 'kysely';
 import pg from 'pg';
-import { DEFAULT_REQUEST_DB_BUDGET_MS, isBackground } from './db-budget.ts';
+import { currentBudget, DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
 import { FairDriver } from './db-turns.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -49,17 +49,31 @@ const parsers = {
 };
 
 /**
+ * The turns on the one connection are FairDriver's: Kysely's own lock for single-connection
+ * databases (taken before a connection is asked for, in arrival order) would queue callers
+ * before they reach the fair turns, and is never given back when a turn is refused.
+ */
+class FairPGliteAdapter extends PGliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/**
  * PGlite is one connection. Kysely's PGlite driver hands that connection to every caller, so a
  * query issued while another caller's transaction is open would run inside it. Callers take
  * turns on it (./db-turns.ts), fairly between callers and yielding the event loop between turns.
  */
 class FairPGliteDialect extends PGliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new FairPGliteAdapter();
+  }
   override createDriver(): Driver {
     return new FairDriver(super.createDriver(), { capacity: 1, yieldBetweenTurns: true, backgroundApart: false });
   }
 }
 
-/** A server's request pool, in fair turns; background work goes to its own pool, outside the turns. */
+/** A server's request pool, in fair turns; background work (no request's budget) goes to its own pool, outside the turns. */
 class FairPostgresDialect extends PostgresDialect {
   readonly #capacity: number;
   constructor(config: ConstructorParameters<typeof PostgresDialect>[0], capacity: number) {
@@ -80,7 +94,7 @@ export const BACKGROUND_STATEMENT_TIMEOUT_MS = 15 * 60_000;
 export interface OpenOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** Pool size on a server for requests (default 10); background work has a pool of 3 beside it. */
+  /** Pool size on a server for requests (default 10); background work has a pool of 5 beside it. */
   poolSize?: number;
   /** A request's statement_timeout on a server (kernel/db-budget.ts; default 2 s). */
   requestBudgetMs?: number;
@@ -203,12 +217,12 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
     return pool;
   };
   const requests = poolOf(max, requestBudgetMs);
-  const background = poolOf(3, BACKGROUND_STATEMENT_TIMEOUT_MS);
+  const background = poolOf(5, BACKGROUND_STATEMENT_TIMEOUT_MS);
   const pool = {
     // What Kysely reads of a pool besides connect and end (to cancel a query on a connection of its own).
     Client: PreparingClient,
     options: requests.options,
-    connect: () => (isBackground() ? background : requests).connect(),
+    connect: () => (currentBudget() ? requests : background).connect(),
     async end() {
       await Promise.all([requests.end(), background.end()]);
     },
