@@ -1,10 +1,13 @@
 // buildApp(ctx): the HTTP surfaces over the module operations. It never listens (server.ts does).
+import { AsyncResource } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type ConnectionError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.ts';
+import { DbBudget, withBudget } from './kernel/db-budget.ts';
 import { normalizeError } from './kernel/errors.ts';
+import { clientIp } from './surfaces/http/client-ip.ts';
 import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
@@ -63,6 +66,28 @@ function clientError(err: ConnectionError, socket: Socket): void {
   socket.destroy();
 }
 
+/**
+ * Every request's database work runs under its budget (kernel/db-budget.ts), found through
+ * AsyncLocalStorage by whatever statement the request makes. The body is read in the socket's own
+ * context, so the request's context is entered again before validation (as @fastify/request-context
+ * does). Until its credential is known, a request takes its turns as its client address.
+ */
+function budgetRequests(app: FastifyInstance, ctx: AppContext): void {
+  const scopes = new WeakMap<FastifyRequest, AsyncResource>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const budget = new DbBudget(ctx.config.requestDbBudgetMs, `ip:${clientIp(request, ctx.config.trustProxy)}`);
+    withBudget(budget, () => {
+      scopes.set(request, new AsyncResource('council-request'));
+      done();
+    });
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    const scope = scopes.get(request);
+    if (scope) scope.runInAsyncScope(done);
+    else done();
+  });
+}
+
 /** The Fastify instance every surface mounts on: options, request id, cookies, capped parsers, security headers, framework errors. */
 export function createFastify(ctx: AppContext): FastifyInstance {
   const app = Fastify({
@@ -75,6 +100,7 @@ export function createFastify(ctx: AppContext): FastifyInstance {
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   });
+  budgetRequests(app, ctx);
   // One cookie parser for every surface (RFC 6265; values URL-decoded).
   void app.register(cookie);
   app.addHook('onRequest', async (request, reply) => {

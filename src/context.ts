@@ -8,6 +8,7 @@ import type { DB } from './db-schema.ts';
 import { type Clock, systemClock } from './kernel/clock.ts';
 import { type Coherence, startCoherence, withoutCaches } from './kernel/coherence.ts';
 import { type Database, openDatabase } from './kernel/db.ts';
+import { inBackground } from './kernel/db-budget.ts';
 import { createJobs, type Jobs } from './kernel/jobs.ts';
 import { migrate } from './kernel/migrate.ts';
 import { createServices, type Services } from './services.ts';
@@ -53,9 +54,9 @@ export function createLogger(config: Config): FastifyBaseLogger {
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requestBudgetMs: config.requestDbBudgetMs });
   try {
-    if (options.migrate !== false) await migrate(database);
+    if (options.migrate !== false) await inBackground(() => migrate(database));
   } catch (err) {
     await database.close();
     throw err;

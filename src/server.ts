@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { type AppContext, createContext } from './context.ts';
 import type { Config } from './kernel/config.ts';
 import { startAdminSocket } from './admin-socket.ts';
+import { inBackground } from './kernel/db-budget.ts';
 import { lockIds, withStartupLock } from './kernel/locks.ts';
 import { startWorkers } from './workers.ts';
 
@@ -46,7 +47,10 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
     // returns once it is loaded. Two instances starting at once on one database: the second
     // waits, then finds data.
     try {
-      const loaded = await withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line)));
+      // Background work: no request's time budget applies to it.
+      const loaded = await inBackground(() =>
+        withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line))),
+      );
       if (loaded) ctx.log.info('loaded the bundled Chicago sample');
     } catch (err) {
       await close();

@@ -1,5 +1,6 @@
 // The one command executor: the CLI calls it with its own context when it owns the database, and
 // the admin socket calls it with the running service's context. It calls module services only.
+import { inBackground } from '../kernel/db-budget.ts';
 import type { AppContext } from '../context.ts';
 import { migrate } from '../kernel/migrate.ts';
 import { operator } from '../modules/accounts/index.ts';
@@ -12,7 +13,12 @@ export interface CommandIo {
 
 export type CommandResult = Record<string, unknown>;
 
-export async function execute(ctx: AppContext, command: Command, io: CommandIo): Promise<CommandResult> {
+/** Runs an operator command (from the CLI or the admin socket): background work, with no request's budget (kernel/db-budget.ts). */
+export function execute(ctx: AppContext, command: Command, io: CommandIo): Promise<CommandResult> {
+  return inBackground(() => executeCommand(ctx, command, io));
+}
+
+async function executeCommand(ctx: AppContext, command: Command, io: CommandIo): Promise<CommandResult> {
   const { accounts, credentials } = ctx.services;
   const accountId = async (email: string) => (await accounts.requireByEmail(email)).id;
   switch (command.name) {

@@ -30,6 +30,12 @@ export interface OperationDef<S, I extends TObject = TObject, O extends TSchema 
   effect: 'read' | 'write';
   /** The answer depends only on the input and the public record: it may be kept until that changes. */
   cached?: boolean;
+  /**
+   * A read whose answer also depends on rows that name their changes (kernel/coherence.ts, migration
+   * 0150): the key of the change that makes it stale. An answer kept with this read in it (a public
+   * page showing a record's follower count) is dropped when that key changes, and only then.
+   */
+  changesWith?(input: Static<I>, output: Static<O>): string;
   /** About a person, a team or an account: never stored by shared caches. */
   private?: boolean;
   run(svc: S, actor: Actor, input: Static<I>, call: Call): Promise<unknown>;
@@ -47,6 +53,7 @@ export interface Operation {
   readonly limit: LimitClass;
   readonly effect: 'read' | 'write';
   readonly cached: boolean;
+  readonly changesWith: ((input: any, output: any) => string) | undefined;
   readonly private: boolean;
   run(actor: Actor, input: any, call: Call): Promise<unknown>;
 }
@@ -70,6 +77,7 @@ export function bindOperations<S>(svc: S, defs: Record<string, OperationDef<S, a
       limit: def.limit,
       effect: def.effect,
       cached: def.cached === true,
+      changesWith: def.changesWith,
       private: def.private === true,
       run: (actor: Actor, input: unknown, call: Call) => def.run(svc, actor, input as never, call),
     }),

@@ -1,9 +1,13 @@
 // Cache coherence between the instances that share one database (migration 0070 explains the
 // protocol). An instance keeps values in memory only while it can hear every change to them:
-// each cache checks `usable()` and the channel's `generation()` — a number that moves on every
-// change notification and whenever the listening connection is lost or regained — and drops what
-// it holds when the generation moves. A value read while the generation was g is kept only if
-// the generation is still g when the read ends, so a read racing a change is never kept.
+// each cache checks `usable()` and the channel's `generation()` — a number that moves on a change
+// that names nothing in particular and whenever the listening connection is lost or regained — and
+// drops what it holds when the generation moves. A change of one row names what it touches (a key
+// such as `api_key:<id>` or `follows:legislation:<record>`, migration 0150), and drops only the
+// values kept under that key: a person following a record, or revoking their own key, does not
+// empty every cache of every instance. A value read while the generation was g is kept only if
+// the generation is still g, and none of its keys changed, when the read ends, so a read racing a
+// change is never kept.
 //
 // Power (what a credential may do) is also acknowledged: settlePower(), called by a writer after
 // its commit, returns once every live instance has seen the change, so "a lost role bites on the
@@ -20,10 +24,18 @@ export const LEASE_MS = 3000;
 const RENEW_MS = 1000;
 
 export interface CacheChannel {
-  /** Moves whenever values cached from this channel's tables may be stale. */
+  /** Moves whenever any value cached from this channel's tables may be stale (drop everything). */
   generation(): number;
   /** Whether cached values may be served now (the instance hears changes and holds its lease). */
   usable(): boolean;
+  /**
+   * Changes that name what they touch (a NOTIFY whose payload is a key, such as `follows:legislation:O2023-1`
+   * or `api_key:<id>`): a number that moves on each, and the number at which `key` last changed
+   * (or may have: past MAX_REMEMBERED keys, every key reads as changed when the memory was reset).
+   * Only values kept under that key are stale; everything else stays.
+   */
+  changeSeq(): number;
+  changedAt(key: string): number;
 }
 
 export interface Coherence {
@@ -34,20 +46,37 @@ export interface Coherence {
   close(): Promise<void>;
 }
 
+/** What a reader notes before reading a value from the database (CoherentMap.mark()). */
+export interface CacheMark {
+  readonly generation: number;
+  readonly seq: number;
+}
+
+/** How a CoherentMap is bounded: by the sum of its values' sizes (default: how many values). */
+export interface Bound<V> {
+  max: number;
+  sizeOf?(value: V): number;
+}
+
 /**
  * A map kept coherent by a channel: emptied whenever the channel's generation moves, read only
- * while the channel is usable, and written only with a value read while nothing changed (take
- * `mark()` before reading it from the database). Eviction is the owner's, through `entries`.
+ * while the channel is usable, and written only with a value read while nothing it depends on
+ * changed (take `mark()` before reading it from the database). A value may name the keys of
+ * keyed changes it depends on (`set(…, keys)`): a change of one of those drops it alone. Bounded
+ * by `bound`: the least recently used values make room (`get` makes a value the most recent).
  */
 export class CoherentMap<V> {
-  readonly entries = new Map<string, V>();
+  readonly #entries = new Map<string, { value: V; size: number; keys: readonly string[]; seq: number }>();
   readonly #channel: CacheChannel;
-  readonly #onClear: () => void;
+  readonly #max: number;
+  readonly #sizeOf: (value: V) => number;
+  #total = 0;
   #generation: number;
 
-  constructor(channel: CacheChannel, onClear: () => void = () => {}) {
+  constructor(channel: CacheChannel, bound: Bound<V>) {
     this.#channel = channel;
-    this.#onClear = onClear;
+    this.#max = bound.max;
+    this.#sizeOf = bound.sizeOf ?? (() => 1);
     this.#generation = channel.generation();
   }
 
@@ -56,30 +85,99 @@ export class CoherentMap<V> {
     const usable = this.#channel.usable();
     const now = this.#channel.generation();
     if (now !== this.#generation) {
-      this.entries.clear();
-      this.#onClear();
+      this.#entries.clear();
+      this.#total = 0;
       this.#generation = now;
     }
     return usable;
   }
 
+  /** Whether a key the value depends on changed after `seq`. */
+  #changedSince(keys: readonly string[], seq: number): boolean {
+    return keys.some((key) => this.#channel.changedAt(key) > seq);
+  }
+
+  /** The entry under `key` if it is usable now; a stale one (a key it depends on changed) is dropped. */
+  #entry(key: string) {
+    if (!this.#fresh()) return undefined;
+    const entry = this.#entries.get(key);
+    if (entry && this.#changedSince(entry.keys, entry.seq)) {
+      this.#delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#total -= entry.size;
+  }
+
+  /** Whether a usable value is kept under `key` (without making it the most recent). */
+  has(key: string): boolean {
+    return this.#entry(key) !== undefined;
+  }
+
+  /** The value kept under `key`, made the most recently used; undefined when none is usable. */
   get(key: string): V | undefined {
-    return this.#fresh() ? this.entries.get(key) : undefined;
+    const entry = this.#entry(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value;
   }
 
-  /** The generation before a read; set() keeps what was read only if it has not moved since. */
-  mark(): number {
-    return this.#channel.generation();
+  /** Before a read; keep() keeps what was read only if nothing it depends on moved since. */
+  mark(): CacheMark {
+    return { generation: this.#channel.generation(), seq: this.#channel.changeSeq() };
   }
 
-  /** Whether a value read since `mark` may be kept now. */
-  mayKeep(mark: number): boolean {
-    return this.#fresh() && mark === this.#generation;
+  /**
+   * Keeps a value read since `mark`, unless the channel is unusable, its generation moved or one of
+   * `keys` changed since: a value read across a change may predate it. Later, a change of one of
+   * `keys` drops it alone. Values larger than the whole bound are not kept. Returns whether it was.
+   */
+  keep(key: string, value: V, mark: CacheMark, keys: readonly string[] = []): boolean {
+    if (!this.#fresh() || mark.generation !== this.#generation || this.#changedSince(keys, mark.seq)) return false;
+    const size = this.#sizeOf(value);
+    if (size > this.#max) return false;
+    this.#delete(key);
+    for (let oldest = this.#entries.keys().next(); this.#total + size > this.#max && !oldest.done; oldest = this.#entries.keys().next()) {
+      this.#delete(oldest.value);
+    }
+    this.#entries.set(key, { value, size, keys, seq: mark.seq });
+    this.#total += size;
+    return true;
   }
 }
 
+/** How many changed keys a channel remembers; past that it forgets them and every keyed value reads as stale. */
+export const MAX_REMEMBERED = 10_000;
+
+/** The keyed changes heard on one channel (CacheChannel.changeSeq / changedAt). */
+function keyedChanges() {
+  let seq = 0;
+  let floor = 0;
+  const at = new Map<string, number>();
+  return {
+    note(key: string): void {
+      seq++;
+      if (at.size >= MAX_REMEMBERED) {
+        at.clear();
+        floor = seq;
+      }
+      at.delete(key);
+      at.set(key, seq);
+    },
+    changeSeq: () => seq,
+    changedAt: (key: string) => Math.max(at.get(key) ?? 0, floor),
+  };
+}
+
 /** A channel no instance listens on: nothing is ever cached. */
-const uncached: CacheChannel = { generation: () => 0, usable: () => false };
+const uncached: CacheChannel = { generation: () => 0, usable: () => false, changeSeq: () => 0, changedAt: () => 0 };
 
 /** For a process that serves no requests (the CLI): it caches nothing, but still settles what it changes. */
 export function withoutCaches(db: Kysely<any>, log?: FastifyBaseLogger): Coherence {
@@ -165,19 +263,26 @@ export async function startCoherence(database: Database<any>, log: FastifyBaseLo
       });
   };
 
+  // A payload is '' (anything may have changed: drop everything), a barrier's number (settlePower:
+  // acknowledged, nothing dropped — the change it follows was heard before it), or the key of what
+  // one row's change touched (migration 0150): only values kept under that key are dropped.
+  const powerKeys = keyedChanges();
+  const publicKeys = keyedChanges();
   const unlistenPower = await database.listen(
     POWER_CHANNEL,
     (payload) => {
-      powerGen++;
-      const barrier = Number(payload);
-      if (payload !== '' && Number.isSafeInteger(barrier) && barrier > seen) {
-        seen = barrier;
-        writeAcks();
-      }
+      if (payload === '') powerGen++;
+      else if (/^\d+$/.test(payload)) {
+        const barrier = Number(payload);
+        if (Number.isSafeInteger(barrier) && barrier > seen) {
+          seen = barrier;
+          writeAcks();
+        }
+      } else powerKeys.note(payload);
     },
     onState,
   );
-  const unlistenPublic = await database.listen(PUBLIC_DATA_CHANNEL, () => publicGen++, onState);
+  const unlistenPublic = await database.listen(PUBLIC_DATA_CHANNEL, (payload) => (payload === '' ? publicGen++ : publicKeys.note(payload)), onState);
 
   // Listening before registering: every barrier numbered after the one read here reaches us, and
   // the ones before it found nothing cached here to drop.
@@ -204,8 +309,8 @@ export async function startCoherence(database: Database<any>, log: FastifyBaseLo
   timer.unref();
 
   return {
-    power: { generation: () => powerGen, usable },
-    publicData: { generation: () => publicGen, usable },
+    power: { generation: () => powerGen, usable, changeSeq: powerKeys.changeSeq, changedAt: powerKeys.changedAt },
+    publicData: { generation: () => publicGen, usable, changeSeq: publicKeys.changeSeq, changedAt: publicKeys.changedAt },
     settlePower: () => settlePower(db, log),
     async close() {
       closed = true;

@@ -1,5 +1,6 @@
 // One env schema → typed Config (decisions.md, "Running it"). Read once at start-up.
 import { join, resolve } from 'node:path';
+import { DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
 
 export interface Config {
   port: number;
@@ -13,6 +14,12 @@ export interface Config {
   /** An OpenAI-compatible chat endpoint; `timeoutMs` bounds each call to it. */
   ai: { baseUrl: string | null; apiKey: string | null; model: string | null; timeoutMs: number };
   nodeEnv: string;
+  /**
+   * The database time one request may use, in milliseconds (REQUEST_DB_BUDGET_MS): waiting for a
+   * connection plus running statements; each of its statements runs under a statement_timeout
+   * this long on PostgreSQL (kernel/db-budget.ts).
+   */
+  requestDbBudgetMs: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed (comma-separated IPs/CIDRs). */
   trustProxy: string[];
   /** Load the bundled Chicago sample on first start when the database holds no public data. */
@@ -169,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     nodeEnv: str(env, 'NODE_ENV') ?? 'development',
+    requestDbBudgetMs: int(env, 'REQUEST_DB_BUDGET_MS', DEFAULT_REQUEST_DB_BUDGET_MS, 1, 600_000),
     trustProxy: (str(env, 'TRUST_PROXY') ?? '')
       .split(',')
       .map((s) => s.trim())

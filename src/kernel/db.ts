@@ -4,18 +4,10 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  PGliteDialect,
-  PostgresDialect,
-  type QueryResult,
-  sql,
-  type TransactionSettings,
-} from 'kysely';
+import { type CompiledQuery, type DialectAdapter, type Driver, Kysely, PGliteAdapter, PGliteDialect, PostgresDialect, type QueryResult, sql } from 'kysely';
 import pg from 'pg';
+import { currentBudget, DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
+import { FairDriver } from './db-turns.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -57,77 +49,59 @@ const parsers = {
 };
 
 /**
- * PGlite is one connection. Kysely's PGlite driver hands that connection to every caller, so a
- * query issued while another caller's transaction is open would run inside it. This wrapper
- * makes callers take turns, as a connection pool of size one would.
+ * The turns on the one connection are FairDriver's: Kysely's own lock for single-connection
+ * databases (taken before a connection is asked for, in arrival order) would queue callers
+ * before they reach the fair turns, and is never given back when a turn is refused.
  */
-class SerialDriver implements Driver {
-  readonly #inner: Driver;
-  #tail: Promise<void> = Promise.resolve();
-  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
-
-  constructor(inner: Driver) {
-    this.#inner = inner;
-  }
-  init(): Promise<void> {
-    return this.#inner.init();
-  }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    let release!: () => void;
-    const turn = new Promise<void>((r) => {
-      release = r;
-    });
-    const previous = this.#tail;
-    this.#tail = previous.then(() => turn);
-    await previous;
-    const connection = await this.#inner.acquireConnection();
-    this.#releases.set(connection, release);
-    return connection;
-  }
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    await this.#inner.releaseConnection(connection);
-    const release = this.#releases.get(connection);
-    this.#releases.delete(connection);
-    release?.();
-  }
-  beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
-    return this.#inner.beginTransaction(c, s);
-  }
-  commitTransaction(c: DatabaseConnection): Promise<void> {
-    return this.#inner.commitTransaction(c);
-  }
-  rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(c);
-  }
-  savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    return this.#inner.savepoint!(c, name, compile);
-  }
-  rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]): Promise<void> {
-    return this.#inner.rollbackToSavepoint!(c, name, compile);
-  }
-  releaseSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]): Promise<void> {
-    return this.#inner.releaseSavepoint!(c, name, compile);
-  }
-  destroy(): Promise<void> {
-    return this.#inner.destroy();
+class FairPGliteAdapter extends PGliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
-class SerialPGliteDialect extends PGliteDialect {
+/**
+ * PGlite is one connection. Kysely's PGlite driver hands that connection to every caller, so a
+ * query issued while another caller's transaction is open would run inside it. Callers take
+ * turns on it (./db-turns.ts), fairly between callers and yielding the event loop between turns.
+ */
+class FairPGliteDialect extends PGliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new FairPGliteAdapter();
+  }
   override createDriver(): Driver {
-    return new SerialDriver(super.createDriver());
+    return new FairDriver(super.createDriver(), { capacity: 1, yieldBetweenTurns: true, backgroundApart: false });
   }
 }
+
+/** A server's request pool, in fair turns; background work (no request's budget) goes to its own pool, outside the turns. */
+class FairPostgresDialect extends PostgresDialect {
+  readonly #capacity: number;
+  constructor(config: ConstructorParameters<typeof PostgresDialect>[0], capacity: number) {
+    super(config);
+    this.#capacity = capacity;
+  }
+  override createDriver(): Driver {
+    return new FairDriver(super.createDriver(), { capacity: this.#capacity, yieldBetweenTurns: false, backgroundApart: true });
+  }
+}
+
+/**
+ * How long one statement of background work (jobs, ingest, migrations, the CLI) may run on a
+ * server: the longer class. A request's statements get its budget (REQUEST_DB_BUDGET_MS).
+ */
+export const BACKGROUND_STATEMENT_TIMEOUT_MS = 15 * 60_000;
 
 export interface OpenOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** Pool size on a server (default 10). */
+  /** Pool size on a server for requests (default 10); background work has a pool of 5 beside it. */
   poolSize?: number;
+  /** A request's statement_timeout on a server (kernel/db-budget.ts; default 2 s). */
+  requestBudgetMs?: number;
 }
 
 export async function openDatabase<DB>(options: OpenOptions): Promise<Database<DB>> {
-  if (options.databaseUrl) return openPostgres<DB>(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres<DB>(options.databaseUrl, options.poolSize ?? 10, options.requestBudgetMs ?? DEFAULT_REQUEST_DB_BUDGET_MS);
   return openPglite<DB>(options.dataDir);
 }
 
@@ -154,7 +128,7 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
   const pglite = new PGlite({ dataDir: `${dataDir}/pgdata`, parsers });
   await pglite.waitReady;
   makePrivate(dataDir);
-  const db = new Kysely<DB>({ dialect: new SerialPGliteDialect({ pglite }) });
+  const db = new Kysely<DB>({ dialect: new FairPGliteDialect({ pglite }) });
   return {
     db,
     kind: 'pglite',
@@ -164,7 +138,7 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
         await pglite.exec(script);
       }),
     embeddedSql: (text, values) =>
-      // Kysely's connection() takes a turn through SerialDriver, as a query or transaction does.
+      // Kysely's connection() takes a turn (./db-turns.ts), as a query or transaction does.
       db.connection().execute(async () => {
         try {
           if (values?.length) return { rows: (await pglite.query(text, values as unknown[])).rows };
@@ -215,21 +189,45 @@ class PreparingClient extends pg.Client {
   }
 }
 
-async function openPostgres<DB>(connectionString: string, max: number): Promise<Database<DB>> {
+async function openPostgres<DB>(connectionString: string, max: number, requestBudgetMs: number): Promise<Database<DB>> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       const own = (parsers as Record<number, (v: string) => unknown>)[oid];
       return own ?? pg.types.getTypeParser(oid, format ?? 'text');
     }) as typeof pg.types.getTypeParser,
   };
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5000, Client: PreparingClient });
-  // A client losing its server must not crash the process: idle clients report through the
-  // pool, busy ones through their own 'error' event (their query fails too, and becomes a 503).
-  pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-  });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Two classes of work, each its own pool whose connections carry its statement_timeout (sent at
+  // start-up, so no statement pays a round trip for it): requests, within their budget; and
+  // background work, which may run longer (kernel/db-budget.ts).
+  const poolOf = (size: number, statementTimeout: number) => {
+    const pool = new pg.Pool({
+      connectionString,
+      max: size,
+      types,
+      connectionTimeoutMillis: 5000,
+      Client: PreparingClient,
+      statement_timeout: statementTimeout,
+    });
+    // A client losing its server must not crash the process: idle clients report through the
+    // pool, busy ones through their own 'error' event (their query fails too, and becomes a 503).
+    pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
+    return pool;
+  };
+  const requests = poolOf(max, requestBudgetMs);
+  const background = poolOf(5, BACKGROUND_STATEMENT_TIMEOUT_MS);
+  const pool = {
+    // What Kysely reads of a pool besides connect and end (to cancel a query on a connection of its own).
+    Client: PreparingClient,
+    options: requests.options,
+    connect: () => (currentBudget() ? requests : background).connect(),
+    async end() {
+      await Promise.all([requests.end(), background.end()]);
+    },
+  };
+  const db = new Kysely<DB>({ dialect: new FairPostgresDialect({ pool }, max) });
   // One LISTEN connection per process. If it drops, it reconnects (with a growing pause) and
   // listens on every channel again, so live updates resume without a restart.
   let listener: Promise<pg.Client> | null = null;
@@ -273,7 +271,8 @@ async function openPostgres<DB>(connectionString: string, max: number): Promise<
     db,
     kind: 'postgres',
     async session(fn) {
-      const client = await pool.connect();
+      // Migrations and start-up work: the background class.
+      const client = await background.connect();
       try {
         return await fn(async (script) => {
           await client.query(script);

@@ -28,6 +28,8 @@ export const errorCatalogue = {
   /** An upstream the answer depends on (the language model) timed out or failed. */
   upstream_unavailable: 502,
   unavailable: 503,
+  /** The request used up its database time (REQUEST_DB_BUDGET_MS, kernel/db-budget.ts); Retry-After says when to try again. */
+  over_budget: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -58,6 +60,16 @@ export class AppError extends Error {
   }
 }
 
+/** The refusal of a request whose database time is used up (kernel/db-budget.ts). */
+export function overBudget(limitMs?: number): AppError {
+  const within = limitMs === undefined ? '' : ` (${limitMs} ms)`;
+  return new AppError(
+    'over_budget',
+    `The request used up its database time${within} and was stopped; try again shortly, or ask for less at once (fewer fields, a smaller page).`,
+    { 'Retry-After': '1' },
+  );
+}
+
 // SQLSTATE classes that mean "the database is not reachable or not usable right now".
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
@@ -74,6 +86,8 @@ export function normalizeError(err: unknown): AppError {
   if (typeof e?.code === 'string' && (unavailableStates.has(e.code) || unavailableNodeCodes.has(e.code))) {
     return databaseUnavailable();
   }
+  // 57014 query_canceled: a request's statement ran past its statement_timeout (kernel/db.ts).
+  if (e?.code === '57014') return overBudget();
   if (typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(e.message)) {
     return databaseUnavailable();
   }

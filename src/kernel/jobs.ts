@@ -19,6 +19,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PgBoss, type ConstructorOptions, type JobWithMetadata, type Queue } from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database } from './db.ts';
+import { inBackground } from './db-budget.ts';
 import { AppError } from './errors.ts';
 
 export type JobPolicy = 'standard' | 'exclusive' | 'singleton' | 'stately' | 'short';
@@ -247,7 +248,8 @@ export function createJobs(database: Database<any>, config: Pick<Config, 'databa
         const stopped = () => cut.abort(new Error('stopped before it finished (the service is stopping, or it ran past its time limit); it is retried'));
         if (job.signal.aborted) stopped();
         else job.signal.addEventListener('abort', stopped, { once: true });
-        const run = handler({ id: job.id, payload: job.data, attempt: job.retryCount + 1, signal: cut.signal });
+        // A job is no request's work: the background class, with no request budget (kernel/db-budget.ts).
+        const run = inBackground(() => handler({ id: job.id, payload: job.data, attempt: job.retryCount + 1, signal: cut.signal }));
         inFlight.add(run);
         try {
           return await run;

@@ -14,6 +14,7 @@
 import type { Actor } from './actor.ts';
 import type { Call, Operation } from './catalogue.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { noteCaller } from './db-budget.ts';
 import { AppError } from './errors.ts';
 import type { LimitState } from './limit-state.ts';
 import { accessRefusal, type LimitClass } from './operations.ts';
@@ -91,6 +92,8 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
 
   async function admit(actor: Actor, id: string, options: PerformOptions): Promise<Admission> {
     const operation = get(id);
+    // From here the request takes its database turns as whoever pays for it (kernel/db-turns.ts).
+    if (actor.credential.type !== 'visitor') noteCaller(`${actor.limitsOwner.type}:${actor.limitsOwner.id}`);
     const count = options.count !== false;
     const refusal = accessRefusal(actor, operation.access);
     if (refusal) {

@@ -104,11 +104,22 @@ function know(row: CredentialRow): Known {
 }
 
 /**
+ * The keys of the changes a kept credential depends on (the rows api_key_lookup and
+ * oauth_token_lookup read; migration 0150 NOTIFYs them): the key or grant itself, its person, and
+ * its team — a membership change names the person. Only those changes drop it.
+ */
+export function powerKeysOf(row: CredentialRow): string[] {
+  const keys = [row.kind === 'oauth' ? `grant:${row.id}` : `api_key:${row.id}`, `account:${row.account_id}`];
+  if (row.team_id !== null) keys.push(`team:${row.team_id}`);
+  return keys;
+}
+
+/**
  * The lookup of a presented key's or access token's hash, answered from memory while the power
  * channel allows: tokens are kept beside keys, under the same coherence and the same bound.
  */
 function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
-  const known = new CoherentMap<Known>(power);
+  const known = new CoherentMap<Known>(power, { max: MAX_CACHED_KEYS });
   return async function lookup(hash: Buffer, oauth: boolean): Promise<Known | undefined> {
     const id = hash.toString('base64');
     const hit = known.get(id);
@@ -117,11 +128,8 @@ function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
     const row = oauth ? await findAccessTokenForVerify(db, hash) : await keys.findForVerify(db, hash);
     if (!row) return undefined;
     const found = know(row);
-    // Kept only if nothing changed while it was read: a row read across a change may predate it.
-    if (known.mayKeep(mark)) {
-      if (known.entries.size >= MAX_CACHED_KEYS) known.entries.delete(known.entries.keys().next().value!);
-      known.entries.set(id, found);
-    }
+    // Kept only if nothing it depends on changed while it was read: a row read across a change may predate it.
+    known.keep(id, found, mark, powerKeysOf(row));
     return found;
   };
 }

@@ -1,16 +1,20 @@
 // SQL fragments shared by the public-data repos.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
+import { searchQueryText } from './search-text.ts';
 
 export type Db = Kysely<DB>;
 
 /**
- * The tsquery for a free-text `q`. The search columns index names and record numbers with the
- * 'simple' configuration and prose with 'english' (stemmed); OR-ing both parses of the query
- * matches either kind of token, and both forms are answered by the GIN index.
+ * The tsquery for a free-text `q`, the one place a person's search reaches the text-search
+ * parser: read once as web search syntax into a query no input can make PostgreSQL refuse
+ * (./search-text.ts). The search columns index names and record numbers with the 'simple'
+ * configuration and prose with 'english' (stemmed); OR-ing both parses of the query matches
+ * either kind of token, and both forms are answered by the GIN index.
  */
 export function tsQuery(q: string): RawBuilder<unknown> {
-  return sql`(websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
+  const text = searchQueryText(q);
+  return sql`(to_tsquery('english', ${text}) || to_tsquery('simple', ${text}))`;
 }
 
 /** A relevance expression typed as real, so cursor values compare exactly with it. */

@@ -8,6 +8,7 @@ import { access } from '../../kernel/operations.ts';
 import { Deleted } from '../../kernel/schema.ts';
 import type { TeamData } from './index.ts';
 import * as s from './schema.ts';
+import { followersKey } from './service-follows.ts';
 
 const op = operationsOf<TeamData>();
 
@@ -92,6 +93,7 @@ export const teamDataOperations = {
     description: 'An unknown record is 404. The public pages show this count.',
     input: s.FollowerCountQuery,
     output: s.FollowerCount,
+    changesWith: (_input, out) => followersKey(out.type, out.refId),
     run: (td, _actor, input) => td.followerCount(input),
   }),
   'me.follows.list': me.list,

@@ -10,6 +10,12 @@ import { type FollowInput, type FollowOut, type ListInput, MAX_LABEL } from './s
 
 export type FollowPage = { data: FollowOut[]; meta: { nextCursor: string | null } };
 
+/**
+ * The key a change to the follows of one record is heard under (migration 0150's trigger on
+ * follows writes the same `follows:<type>:<ref_id>`): what a kept follower count depends on.
+ */
+export const followersKey = (type: FollowInput['type'], refId: string) => `follows:${type}:${refId}`;
+
 export function createFollowsService(kit: Kit) {
   const { db, directory } = kit;
 

@@ -8,7 +8,7 @@
 // past MAX_BYTES, which counts everything an entry holds: its key (the URL, which a caller
 // chooses and can make far longer than a small answer), body, kept headers and bookkeeping. The guard (credential, scopes, limits) runs before the cache on every request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
+import { type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** Memory the answers may take, in bytes (bodies as sent, UTF-8; URLs and headers as characters). */
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -19,8 +19,13 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The public-data generation when a cached route began making its answer. */
-    cacheGeneration?: number;
+    /** The public-data channel's state when a cached route began making its answer. */
+    cacheMark?: CacheMark;
+    /**
+     * Keys of the keyed changes the answer depends on besides the public record (a record's
+     * follows, kernel/catalogue.ts `changesWith`): a change of one drops this answer alone.
+     */
+    cacheDepends?: string[];
     /** The representation the answer being made is kept as. */
     cacheRepresentation?: Representation;
     /** Response headers kept with the answer (a page's validators and cache rules). */
@@ -52,8 +57,9 @@ export interface ResponseCache {
   /** Sends the kept answer in this representation for this request's URL and returns true, or returns false. */
   send(request: FastifyRequest, reply: FastifyReply, representation: Representation): boolean;
   /**
-   * Before making an answer: remembers the generation it is made from and its representation, and
-   * which of its response headers to keep with it (sent again with the kept answer).
+   * Before making an answer: remembers the state it is made from and its representation, which of
+   * its response headers to keep with it (sent again with the kept answer), and starts the list of
+   * keyed changes it depends on (`request.cacheDepends`, filled by the reads that make it).
    */
   begin(request: FastifyRequest, representation: Representation, headers?: readonly string[]): void;
   /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
@@ -75,20 +81,16 @@ export function notModified(request: FastifyRequest, etag: string | undefined, l
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
-  let bytes = 0;
-  const answers = new CoherentMap<Kept>(channel, () => {
-    bytes = 0;
-  });
+  const answers = new CoherentMap<Kept>(channel, { max: maxBytes, sizeOf: (kept) => kept.size });
 
   function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
     if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
-    const made = request.cacheGeneration;
+    const made = request.cacheMark;
     const representation = request.cacheRepresentation;
-    if (made === undefined || representation === undefined || !answers.mayKeep(made)) return;
+    if (made === undefined || representation === undefined) return;
     // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
-    const kept = answers.entries;
     const key = keyOf(representation, request.url);
-    if (payload.length > MAX_ENTRY_BYTES || kept.has(key)) return;
+    if (payload.length > MAX_ENTRY_BYTES || answers.has(key)) return;
     const answer: Omit<Kept, 'size'> = {
       body: Buffer.from(payload, 'utf8'),
       type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
@@ -100,26 +102,16 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
         if (value !== undefined) answer.headers[name] = String(value);
       }
     }
-    const entry: Kept = { ...answer, size: sizeOf(key, answer) };
-    if (entry.size > maxBytes) return;
-    while (bytes + entry.size > maxBytes && kept.size > 0) {
-      const [oldest, old] = kept.entries().next().value!;
-      kept.delete(oldest);
-      bytes -= old.size;
-    }
-    kept.set(key, entry);
-    bytes += entry.size;
+    answers.keep(key, { ...answer, size: sizeOf(key, answer) }, made, request.cacheDepends);
   }
 
   return {
     send(request, reply, representation) {
       if (request.method !== 'GET') return false;
       const key = keyOf(representation, request.url);
+      // Most recently used goes last (get); eviction takes from the front.
       const found = answers.get(key);
       if (!found) return false;
-      // Most recently used goes last; eviction takes from the front.
-      answers.entries.delete(key);
-      answers.entries.set(key, found);
       if (found.headers) {
         reply.headers(found.headers);
         if (notModified(request, found.headers.etag, found.headers['last-modified'])) {
@@ -131,7 +123,8 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       return true;
     },
     begin(request, representation, headers) {
-      request.cacheGeneration = answers.mark();
+      request.cacheMark = answers.mark();
+      request.cacheDepends = [];
       request.cacheRepresentation = representation;
       if (headers) request.cacheHeaders = headers;
     },

@@ -4,8 +4,7 @@
 // when the record changes at any instance, and a result is kept only if nothing changed while it
 // was being made. The access check and the count run before the lookup on every call. They are
 // bounded by the memory they hold (MAX_CHARS), least recently used out first.
-import type { CacheChannel } from '../../kernel/coherence.ts';
-import { CoherentMap } from '../../kernel/coherence.ts';
+import { type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** A tool result written once as JSON, open at its end (./wire.ts openToolResult): every era's answer starts with it. */
 export interface KeptResult {
@@ -32,8 +31,8 @@ export interface KeptResults {
   /** The kept result of this tool for these arguments, or undefined. */
   get(tool: string, args: unknown): KeptResult | undefined;
   /** Before making a result: the generation it is made from. */
-  mark(): number;
-  keep(tool: string, args: unknown, result: KeptResult, mark: number): void;
+  mark(): CacheMark;
+  keep(tool: string, args: unknown, result: KeptResult, mark: CacheMark): void;
 }
 
 interface Entry {
@@ -43,41 +42,16 @@ interface Entry {
 }
 
 export function createKeptResults(channel: CacheChannel, maxChars = MAX_CHARS): KeptResults {
-  let chars = 0;
-  const results = new CoherentMap<Entry>(channel, () => {
-    chars = 0;
-  });
+  const results = new CoherentMap<Entry>(channel, { max: maxChars, sizeOf: (entry) => entry.size });
   const keyOf = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args ?? {})}`;
   return {
-    get(tool, args) {
-      const key = keyOf(tool, args);
-      const found = results.get(key);
-      if (found) {
-        // Most recently used goes last; making room takes from the front.
-        results.entries.delete(key);
-        results.entries.set(key, found);
-      }
-      return found?.result;
-    },
+    // Most recently used goes last (get); making room takes from the front.
+    get: (tool, args) => results.get(keyOf(tool, args))?.result,
     mark: () => results.mark(),
     keep(tool, args, result, mark) {
-      if (result.json.length > MAX_RESULT_CHARS || !results.mayKeep(mark)) return;
-      const kept = results.entries;
+      if (result.json.length > MAX_RESULT_CHARS) return;
       const key = keyOf(tool, args);
-      const size = ENTRY_OVERHEAD + PER_CHAR * (key.length + result.json.length);
-      if (size > maxChars) return;
-      const old = kept.get(key);
-      if (old) {
-        kept.delete(key);
-        chars -= old.size;
-      }
-      while (chars + size > maxChars && kept.size > 0) {
-        const [oldest, entry] = kept.entries().next().value!;
-        kept.delete(oldest);
-        chars -= entry.size;
-      }
-      kept.set(key, { result, size });
-      chars += size;
+      results.keep(key, { result, size: ENTRY_OVERHEAD + PER_CHAR * (key.length + result.json.length) }, mark);
     },
   };
 }

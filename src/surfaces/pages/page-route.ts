@@ -9,14 +9,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
 import type { OperationId, OperationInput, OperationOutput } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
-import { visitor } from '../../kernel/actor.ts';
 import { normalizeError } from '../../kernel/errors.ts';
 import type { Representation } from '../http/response-cache.ts';
 import { notModified, responseCacheFor } from '../http/response-cache.ts';
 import { schemaErrorFormatter } from '../http/schema-errors.ts';
 import { errorTitle, sendErrorPage } from '../web/errors.ts';
 import { markdownPath, publicPage } from './layout.ts';
-import { PAGE_CSP } from './public-answer.ts';
+import { PAGE_CSP, performAsVisitor } from './public-answer.ts';
 import type { PageModel } from './model.ts';
 import { renderMarkdown } from './render-markdown.ts';
 
@@ -39,8 +38,9 @@ const KEPT_HEADERS = ['etag', 'link', 'last-modified', 'cache-control', 'content
 
 const isMarkdown = (request: FastifyRequest) => request.url.split('?', 1)[0]!.endsWith('.md');
 
-export function readerFor(ctx: AppContext): Reader {
-  return async (id, input) => (await ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as never;
+/** Performs the page's reads as the visitor; what a kept answer depends on besides the public record goes into `depends`. */
+export function readerFor(ctx: AppContext, depends?: string[]): Reader {
+  return (id, input) => performAsVisitor(ctx, id, input, depends);
 }
 
 /** The HTML or Markdown error answer of a page path; errors are never stored (no-store). */
@@ -59,7 +59,6 @@ export function sendPageError(request: FastifyRequest, reply: FastifyReply, erro
 
 export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef): void {
   const cache = responseCacheFor(ctx.caches.publicData);
-  const read = readerFor(ctx);
   const keep = def.keep !== false;
   const base = ctx.config.baseUrl.replace(/\/$/, '');
   const paramNames = [...def.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -73,7 +72,7 @@ export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef
     }
     const params = { ...(request.params as Record<string, string>) };
     if (last && representation === 'markdown') params[last] = params[last]!.slice(0, -'.md'.length);
-    const model = await def.build(read, params, (request.query ?? {}) as Record<string, any>);
+    const model = await def.build(readerFor(ctx, request.cacheDepends), params, (request.query ?? {}) as Record<string, any>);
     const body = representation === 'markdown' ? renderMarkdown(model, base) : String(await publicPage(model, base));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
     const lastModified = model.updatedAt ? new Date(model.updatedAt).toUTCString() : null;

@@ -9,13 +9,21 @@ import type { AppContext } from '../../context.ts';
 import { visitor } from '../../kernel/actor.ts';
 import { type Representation, responseCacheFor } from '../http/response-cache.ts';
 
-/** Perform an operation for a page: the same gates as the API, as the visitor, not counted. */
+/**
+ * Perform an operation for a page: the same gates as the API, as the visitor, not counted. A read
+ * whose answer depends on more than the public record names the change that makes it stale
+ * (kernel/catalogue.ts `changesWith`); it is added to `depends`, the keys a kept answer made from
+ * it is dropped under (http/response-cache.ts).
+ */
 export async function performAsVisitor<Id extends OperationId>(
   ctx: Pick<AppContext, 'operations'>,
   id: Id,
   input: OperationInput<Id>,
+  depends?: string[],
 ): Promise<OperationOutput<Id>> {
   const { result } = await ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false });
+  const changesWith = ctx.operations.get(id).changesWith;
+  if (changesWith) depends?.push(changesWith(input, result));
   return result as OperationOutput<Id>;
 }
 

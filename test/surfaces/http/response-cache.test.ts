@@ -8,7 +8,7 @@ import { createResponseCache, type Representation } from '../../../src/surfaces/
 
 test('each representation is kept with its own content type until the public record changes', async () => {
   let generation = 0;
-  const channel: CacheChannel = { generation: () => generation, usable: () => true };
+  const channel: CacheChannel = { generation: () => generation, usable: () => true, changeSeq: () => 0, changedAt: () => 0 };
   const cache = createResponseCache(channel);
   const made: string[] = [];
   const app = Fastify();
@@ -46,7 +46,7 @@ test('each representation is kept with its own content type until the public rec
 });
 
 test('a kept answer of one representation is never sent for another of the same URL', async () => {
-  const channel: CacheChannel = { generation: () => 0, usable: () => true };
+  const channel: CacheChannel = { generation: () => 0, usable: () => true, changeSeq: () => 0, changedAt: () => 0 };
   const cache = createResponseCache(channel);
   const app = Fastify();
   let representation: Representation = 'json';
@@ -71,7 +71,7 @@ test('the memory bound counts each kept answer’s URL and bookkeeping, not only
   // Distinct URLs with tiny answers (a search that matches nothing): the URL, not the body, is
   // most of what each entry holds, so a bound on bodies alone would keep them without end.
   const maxBytes = 100_000;
-  const cache = createResponseCache({ generation: () => 0, usable: () => true }, maxBytes);
+  const cache = createResponseCache({ generation: () => 0, usable: () => true, changeSeq: () => 0, changedAt: () => 0 }, maxBytes);
   let made = 0;
   const app = Fastify();
   app.get('/api/v1/matters', { onSend: cache.onSend }, async (request, reply) => {

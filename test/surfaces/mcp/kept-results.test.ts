@@ -9,7 +9,7 @@ const result = (title: string) => ({ json: `{"structuredContent":${JSON.stringif
 
 test('a result is kept by tool and arguments until the public record changes', () => {
   let generation = 0;
-  const channel: CacheChannel = { generation: () => generation, usable: () => true };
+  const channel: CacheChannel = { generation: () => generation, usable: () => true, changeSeq: () => 0, changedAt: () => 0 };
   const kept = createKeptResults(channel);
   kept.keep('matters_read', { record: 'O2023-1' }, result('A'), kept.mark());
   assert.deepEqual(kept.get('matters_read', { record: 'O2023-1' }), result('A'));
@@ -22,7 +22,7 @@ test('a result is kept by tool and arguments until the public record changes', (
 test('a result made across a change, or while the channel is unusable, is not kept', () => {
   let generation = 0;
   let usable = true;
-  const channel: CacheChannel = { generation: () => generation, usable: () => usable };
+  const channel: CacheChannel = { generation: () => generation, usable: () => usable, changeSeq: () => 0, changedAt: () => 0 };
   const kept = createKeptResults(channel);
   const mark = kept.mark();
   generation++;
@@ -37,7 +37,7 @@ test('results are bounded by the memory they hold, not only by how many there ar
   // Large results (list pages near the per-result limit): a count alone would let a few thousand
   // of them hold gigabytes. The text is one shared string here; the cache counts it per entry.
   const maxChars = 10_000_000;
-  const kept = createKeptResults({ generation: () => 0, usable: () => true }, maxChars);
+  const kept = createKeptResults({ generation: () => 0, usable: () => true, changeSeq: () => 0, changedAt: () => 0 }, maxChars);
   const json = 'x'.repeat(400_000);
   const pages = Array.from({ length: 1000 }, (_, i) => ({ cursor: String(i) }));
   for (const args of pages) kept.keep('matters_list', args, { json }, kept.mark());
