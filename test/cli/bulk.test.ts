@@ -91,7 +91,7 @@ describe('with the service running', () => {
       return m.snapshotAt !== before ? m : undefined;
     });
     assert.equal(next.files.length, bulkTables.length + 1);
-    const job = await service.ctx.jobs.latest(bulkExportJob, 'bulk');
-    assert.equal(job?.state, 'completed');
+    // The job completes once its handler has returned, just after the new export is served.
+    await until('the job is completed', async () => ((await service.ctx.jobs.latest(bulkExportJob, 'bulk'))?.state === 'completed' ? true : undefined));
   });
 });
