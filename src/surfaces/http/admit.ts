@@ -29,6 +29,10 @@ export interface AdmitOptions {
 /** Notes the caller's limits on the request (error answers read them) and on the reply's headers. */
 export function noteLimits(request: FastifyRequest, reply: FastifyReply, limits: LimitState | null | undefined): void {
   if (!limits) return;
+  // Several operations of one request (GraphQL root fields) are admitted at once and may settle
+  // in any order: an older snapshot (more left in both windows) never replaces a newer one.
+  const seen = request.limitState;
+  if (seen && limits.day.remaining > seen.day.remaining && limits.minute.remaining > seen.minute.remaining) return;
   request.limitState = limits;
   if (!reply.sent && !reply.raw.headersSent) setLimitHeaders(reply, limits);
 }
