@@ -51,7 +51,11 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       const loaded = await inBackground(() =>
         withStartupLock(ctx.database, lockIds.sampleLoad, () => ctx.services.ingest.loadSampleIfEmpty((line) => ctx.log.info(line))),
       );
-      if (loaded) ctx.log.info('loaded the bundled Chicago sample');
+      if (loaded) {
+        ctx.log.info('loaded the bundled Chicago sample');
+        // The whole record in bulk from the first start, not only after the first nightly run.
+        await ctx.services.bulk.queue('sample loaded');
+      }
     } catch (err) {
       await close();
       throw err;

@@ -45,11 +45,13 @@ export interface Bulk {
   file(name: string): Promise<BulkFile | null>;
   /** Registers the export worker and the nightly schedule (the running service only). */
   start(): Promise<void>;
+  /** Queues an export now (once: a queued or running one is enough), e.g. after a first load. */
+  queue(reason: string): Promise<void>;
 }
 
 export function createBulk(
   deps: Pick<ModuleDeps, 'db' | 'config' | 'log'>,
-  others: { jobs: Pick<Jobs, 'work' | 'schedule' | 'unschedule' | 'nextOccurrence'> },
+  others: { jobs: Pick<Jobs, 'work' | 'schedule' | 'unschedule' | 'nextOccurrence' | 'send'> },
 ): Bulk {
   const { db, config, log } = deps;
   const { dir, cron } = config.bulk;
@@ -79,7 +81,7 @@ export function createBulk(
         const next = cron ? others.jobs.nextOccurrence(cron, 'UTC') : null;
         throw new AppError(
           'not_found',
-          `No bulk export has been written yet${next ? `; the next is due at ${next.toISOString()}` : ''}. An operator writes one with \`npx council bulk\`.`,
+          `No bulk export has been written yet${next ? `; the next is due at ${next.toISOString()}` : ''}. An operator writes one with the command npx council bulk.`,
         );
       }
       const { manifest } = found;
@@ -99,6 +101,9 @@ export function createBulk(
       });
       if (cron) await others.jobs.schedule(bulkExportJob, 'nightly', cron, { reason: 'schedule' }, { singletonKey: 'bulk' });
       else await others.jobs.unschedule(bulkExportJob, 'nightly');
+    },
+    async queue(reason) {
+      await others.jobs.send(bulkExportJob, { reason }, { singletonKey: 'bulk' });
     },
   };
 }
