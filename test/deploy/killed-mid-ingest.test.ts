@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { sql } from 'kysely';
 import { createContext } from '../../src/context.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { tableChecksums } from '../helpers/table-checksums.ts';
 import { until } from '../helpers/service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,24 +69,7 @@ const writtenAt = ['first_seen_at', 'updated_at', 'last_synced_at', 'fetched_at'
 async function tables(dataDir: string): Promise<Map<string, string>> {
   const ctx = await createContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOAD_SAMPLE: 'false' }), { caches: false });
   try {
-    const names = (
-      await sql<{
-        name: string;
-      }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(ctx.db)
-    ).rows.map((r) => r.name);
-    const out = new Map<string, string>();
-    for (const name of names) {
-      if (notCompared.has(name)) continue;
-      const text = writtenAt.reduce((expr, column) => sql`${expr} - ${column}`, sql`to_jsonb(t)`);
-      const row = await sql<{
-        n: number;
-        sum: string;
-      }>`select count(*)::int as n, md5(coalesce(string_agg((${text})::text, '|' order by (${text})::text), '')) as sum from ${sql.table(name)} t`.execute(
-        ctx.db,
-      );
-      out.set(name, `${row.rows[0]!.n} rows ${row.rows[0]!.sum}`);
-    }
-    return out;
+    return await tableChecksums(ctx.db, { tables: notCompared, columns: writtenAt });
   } finally {
     await ctx.close();
   }

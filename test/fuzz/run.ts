@@ -2,8 +2,8 @@
 // every scope, then `count` generated requests (generate.ts) through the whole app. A violation is
 // a 5xx, a stack trace or a secret in a body, or a change to any table's data. `npm run fuzz`
 // sends 10,000; the suite sends a bounded slice (test/security/fuzz.test.ts).
-import { sql } from 'kysely';
 import type { TestContext } from '../helpers/context.ts';
+import { tableChecksums } from '../helpers/table-checksums.ts';
 import { operator } from '../../src/modules/accounts/index.ts';
 import { allScopes } from '../../src/kernel/operations.ts';
 import { makeTeam, personalKey, startWorld } from '../surfaces/v2/team-helpers.ts';
@@ -24,23 +24,7 @@ export interface FuzzResult {
   violations: string[];
 }
 
-async function checksums(t: TestContext): Promise<Map<string, string>> {
-  const tables = (
-    await sql<{
-      name: string;
-    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(t.ctx.db)
-  ).rows.map((r) => r.name);
-  const out = new Map<string, string>();
-  for (const name of tables) {
-    if (bookkeeping.has(name)) continue;
-    const text = usageColumns.reduce((expr, column) => sql`${expr} - ${column}`, sql`to_jsonb(t)`);
-    const row = await sql<{
-      sum: string;
-    }>`select md5(coalesce(string_agg((${text})::text, '|' order by (${text})::text), '')) as sum from ${sql.table(name)} t`.execute(t.ctx.db);
-    out.set(name, row.rows[0]!.sum);
-  }
-  return out;
-}
+const checksums = (t: TestContext) => tableChecksums(t.ctx.db, { tables: bookkeeping, columns: usageColumns });
 
 function protocolTargets(toolNames: string[]): Target[] {
   const rpc = (methods: string[], params: any) => ({
