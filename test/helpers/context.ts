@@ -61,6 +61,9 @@ export async function startTestContext(options: TestOptions = {}): Promise<TestC
     NODE_ENV: 'test',
     LOAD_SAMPLE: 'false',
     BASE_URL: 'http://council.test',
+    // A loaded CI machine can make one request's database work slow; the budget's own tests set
+    // theirs (security/db-budget). Elsewhere a 503 over_budget would be the machine, not the code.
+    REQUEST_DB_BUDGET_MS: '60000',
     ...(fresh?.env ?? {}),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.env ?? {}),
