@@ -5,7 +5,7 @@ import type { AlertTables } from './modules/alerts/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
 import type { EventTables } from './modules/events/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
-import type { OAuthTables } from './modules/oauth/tables.ts';
+import type { OAuthTables } from './modules/credentials/oauth/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
 import type { SessionTables } from './modules/sessions/tables.ts';
 import type { TeamDataTables } from './modules/team-data/tables.ts';
