@@ -16,7 +16,7 @@ import { createPublicData, createRetrieval, type PublicData } from './modules/pu
 import { createIngest, type Ingest } from './modules/public-data/ingest/index.ts';
 import { createIngestSchedule, type IngestSchedule } from './modules/public-data/ingest/schedule.ts';
 import { createLive, type Live } from './modules/live/index.ts';
-import { createOAuth, type OAuth } from './modules/oauth/index.ts';
+import { createOAuth, type OAuth } from './modules/credentials/oauth/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
 import { createEvents, type Events } from './modules/events/index.ts';

@@ -32,7 +32,7 @@ export interface Config {
     signinLink: number;
   };
   /**
-   * Dynamic client registration (modules/oauth): clients registered per client address in an hour,
+   * Dynamic client registration (modules/credentials/oauth): clients registered per client address in an hour,
    * and how old a client that never got a grant may grow before the clean-up deletes it.
    */
   oauth: { registrationsPerHour: number; unusedClientTtlSeconds: number };

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './db.ts';
 import { lockIds, withStartupLock } from './locks.ts';
 
@@ -48,4 +48,10 @@ export async function migrate(database: Database<any>, dir = migrationsDir): Pro
     }
     return { applied, alreadyApplied: done.size };
   });
+}
+
+/** How many of `known` (by default every migration this code knows) the database holds: `/ready` wants all. */
+export async function appliedMigrationCount(db: Kysely<any>, known = listMigrations()): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from schema_migrations where name = any(${known})`.execute(db);
+  return rows[0]?.n ?? 0;
 }

@@ -4,7 +4,7 @@
 // advisory lock per limited key (PostgreSQL "Advisory Locks"), so two requests at the same moment,
 // on any instance, cannot both take the last slot. A refusal rolls back: nothing is stored.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DB } from '../db-schema.ts';
+import type { Tables } from './deps.ts';
 import { AppError } from './errors.ts';
 
 export interface WindowCount {
@@ -15,7 +15,8 @@ export interface WindowCount {
   oldest: Date | null;
 }
 
-export interface WindowLimit {
+/** A limit counted in some of the database's tables (by default all of them, as ./deps.ts binds them). */
+export interface WindowLimit<DB = Tables> {
   /** What is limited (`oauth.register:203.0.113.9`): one advisory lock each. */
   keys: readonly string[];
   windowSeconds: number;
@@ -28,7 +29,7 @@ export interface WindowLimit {
 }
 
 /** Runs `act` (the insert that uses a slot) unless a count is at its limit: then 429 `rate_limited` with Retry-After. */
-export async function withinWindowLimit<T>(db: Kysely<DB>, limit: WindowLimit, act: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+export async function withinWindowLimit<T, DB = Tables>(db: Kysely<DB>, limit: WindowLimit<DB>, act: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const windowMs = limit.windowSeconds * 1000;
   return db.transaction().execute(async (trx) => {
     // In one order, so two requests that lock the same keys never wait on each other.

@@ -2,7 +2,7 @@
 // (register, check the request, approve for an owner, redeem the code with its verifier), the
 // same calls the consent page and the token endpoint make.
 import type { AppContext } from '../../src/context.ts';
-import { s256 } from '../../src/modules/oauth/index.ts';
+import { s256 } from '../../src/modules/credentials/oauth/index.ts';
 
 const REDIRECT = 'https://agent.example.net/callback';
 

@@ -1,7 +1,6 @@
 // Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
 // stands, what a body passed at its last sitting (or in a period), and when a body meets.
-import type { BodyRef } from '../public-data/index.ts';
-import type { MatterDetailOut } from '../public-data/schema.ts';
+import type { BodyRef, MatterDetailOut } from '../public-data/index.ts';
 import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, quote } from './kit.ts';
 import { article, joinList, outcome, personLabel } from './records.ts';
 

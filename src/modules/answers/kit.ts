@@ -1,7 +1,6 @@
 // What every intent's composer works with: the question, what it names, the retrieval reads and
 // the records collected so far; and the citing of each kind of record with its facts.
-import type { BodyRef, NamedPerson, Retrieval } from '../public-data/index.ts';
-import type { MatterDetailOut, RollCallOut } from '../public-data/schema.ts';
+import type { BodyRef, MatterDetailOut, NamedPerson, Retrieval, RollCallOut } from '../public-data/index.ts';
 import type { Question } from './question.ts';
 import { article, outcome, personLabel, personType, type Sources } from './records.ts';
 import type { Named } from './resolve.ts';

@@ -1,7 +1,6 @@
 // The records a question names: people (by name, family name or nickname), bodies (the council
 // or a committee) and matters (by record number), looked up through public-data's retrieval.
-import type { BodyRef, NamedPerson, Retrieval } from '../public-data/index.ts';
-import type { MatterDetailOut } from '../public-data/schema.ts';
+import type { BodyRef, MatterDetailOut, NamedPerson, Retrieval } from '../public-data/index.ts';
 import type { Question } from './question.ts';
 import { isEverydayWord, nameParts, nameScore, namesAnAlderperson, nameWords, tokens } from './text.ts';
 

@@ -1,6 +1,6 @@
 // The credential check (house style, gate 1): credential → Actor, built from the database as it
 // is now, in one query, for an API key (ctk_) or an OAuth access token (cto_, whose grant plays
-// the key's part: src/modules/oauth). The creator's current role and the team's current features decide what
+// the key's part: ./oauth/). The creator's current role and the team's current features decide what
 // the key may do (spec "Rules" 1): scopes the role can no longer grant are dropped, so a lost role
 // or feature bites on the next request.
 //
@@ -15,7 +15,7 @@ import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
 import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
 import { effectiveLimits } from '../accounts/index.ts';
-import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, touchGrant } from '../oauth/index.ts';
+import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, touchGrant } from './oauth/index.ts';
 import * as keys from './api-keys/repo.ts';
 import { type Surface, unauthorizedError } from './challenge.ts';
 import { API_KEY_PREFIX, hashCredential } from './token.ts';

@@ -13,6 +13,7 @@ import { createWardsService } from './service-wards.ts';
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
 export * as schemas from './schema.ts';
+export type { MatterDetailOut, RollCallOut } from './schema.ts';
 
 export type PublicData = ReturnType<typeof createLegislationService> &
   ReturnType<typeof createMoneyService> &

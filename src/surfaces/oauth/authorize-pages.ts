@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { AuthorizationRequest } from '../../modules/oauth/index.ts';
+import type { AuthorizationRequest } from '../../modules/credentials/oauth/index.ts';
 import { usePageErrors } from '../web/errors.ts';
 import { field, useFormBodies } from '../web/form.ts';
 import { page, sendPage } from '../web/layout.ts';

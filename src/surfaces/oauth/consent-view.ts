@@ -3,7 +3,7 @@
 // where they may make team keys) what that grant would hold. Approve or Deny, CSRF-protected.
 import { html } from 'hono/html';
 import { type Scope, scopeCatalogue } from '../../kernel/operations.ts';
-import type { AuthorizationRequest, OwnerChoice } from '../../modules/oauth/index.ts';
+import type { AuthorizationRequest, OwnerChoice } from '../../modules/credentials/oauth/index.ts';
 import { csrfField, errorBox, type Html } from '../web/layout.ts';
 
 const surfaceWords = { api: 'the JSON API (/api)', mcp: 'the MCP server (/mcp)', a2a: 'the A2A agent (/a2a)' } as const;

@@ -1,7 +1,7 @@
 // The OAuth 2.1 authorization server's HTTP surface: its metadata (RFC 8414), the token endpoint
 // (RFC 6749 §3.2), dynamic client registration (RFC 7591 §3) and revocation (RFC 7009 §2), all
 // answering errors in RFC 6749 §5.2's shape; and the authorization endpoint with its consent page
-// (./authorize-pages.ts). The module (src/modules/oauth) does the work; this only translates.
+// (./authorize-pages.ts). The module (src/modules/credentials/oauth) does the work; this only translates.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { clientIp } from '../http/client-ip.ts';

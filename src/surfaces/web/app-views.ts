@@ -1,7 +1,7 @@
 // Connected apps (OAuth grants) on the account page and a team's Settings → API keys: the app,
 // its client id, what it may do, for whom, when it was last used, and a Disconnect button.
 import { html } from 'hono/html';
-import type { ConnectedApp } from '../../modules/oauth/index.ts';
+import type { ConnectedApp } from '../../modules/credentials/oauth/index.ts';
 import { csrfField, formatTime, type Html } from './layout.ts';
 
 export function connectedAppsTable(apps: ConnectedApp[], base: string, csrfToken: string, showPerson: boolean): Html {

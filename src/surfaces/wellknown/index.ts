@@ -2,8 +2,7 @@
 // points here through WWW-Authenticate.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { sql } from 'kysely';
-import { listMigrations } from '../../kernel/migrate.ts';
+import { appliedMigrationCount, listMigrations } from '../../kernel/migrate.ts';
 import { allScopes } from '../../kernel/operations.ts';
 
 export function protectedResourceMetadata(ctx: AppContext, surface: 'api' | 'mcp' | 'a2a' | null) {
@@ -57,10 +56,7 @@ async function readiness(ctx: AppContext): Promise<'ready' | keyof typeof notRea
   const timeout = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), 2000);
   });
-  const applied = sql<{ n: number }>`select count(*)::int as n from schema_migrations where name = any(${knownMigrations})`
-    .execute(ctx.db)
-    .then((r) => r.rows[0]?.n ?? 0)
-    .catch(() => null);
+  const applied = appliedMigrationCount(ctx.db, knownMigrations).catch(() => null);
   const n = await Promise.race([applied, timeout]).finally(() => clearTimeout(timer));
   return n === knownMigrations.length ? 'ready' : 'unavailable';
 }

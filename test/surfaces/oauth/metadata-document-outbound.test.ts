@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { safeFetch } from '../../../src/kernel/safe-fetch.ts';
-import { readMetadataDocument } from '../../../src/modules/oauth/metadata-document.ts';
+import { readMetadataDocument } from '../../../src/modules/credentials/oauth/metadata-document.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { ManualClock } from '../../../src/kernel/clock.ts';
-import { unusedClientsKind } from '../../../src/modules/oauth/cleanup.ts';
+import { unusedClientsKind } from '../../../src/modules/credentials/oauth/cleanup.ts';
 import { until } from '../../helpers/service.ts';
 import type { Browser } from '../web/browser.ts';
 import { authorize, exchange, ISSUER, type OAuthTest, startOAuthTest } from './helpers.ts';

@@ -2,8 +2,8 @@
 // clients and teams (the connected-apps list); the credential check's lookup is the
 // oauth_token_lookup function of migration 0090.
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { DB } from '../../db-schema.ts';
-import type { VerifyRow } from '../credentials/index.ts';
+import type { DB } from '../../../db-schema.ts';
+import type { VerifyRow } from '../api-keys/repo.ts';
 import type { ClientKind, ResourceName } from './tables.ts';
 
 export type Q = Kysely<DB>;

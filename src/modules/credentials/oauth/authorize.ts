@@ -4,10 +4,10 @@
 // `state` and `iss` (RFC 9207 §2). A request that cannot be served is an error for the person,
 // never a redirect (RFC 9700 §4.11.2).
 import { createHash } from 'node:crypto';
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import { AppError } from '../../kernel/errors.ts';
-import type { Scope } from '../../kernel/operations.ts';
-import { hashCredential, randomBase62 } from '../credentials/index.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import type { Scope } from '../../../kernel/operations.ts';
+import { hashCredential, randomBase62 } from '../token.ts';
 import type { Client, Clients } from './clients.ts';
 import { oauthError } from './errors.ts';
 import * as repo from './repo.ts';

@@ -3,10 +3,10 @@
 // revokeGrant): a new grant from an authorization code and every refresh rotation go through
 // issueGrant; disconnecting, revocation (RFC 7009), a replayed code, a reused refresh token and a
 // member leaving the team go through revokeGrant. Credential events hook in at these two places.
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import type { Scope } from '../../kernel/operations.ts';
-import { hashCredential, randomBase62 } from '../credentials/index.ts';
-import type { CredentialEventType, Events } from '../events/index.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import type { Scope } from '../../../kernel/operations.ts';
+import { hashCredential, randomBase62 } from '../token.ts';
+import type { CredentialEventType, Events } from '../../events/index.ts';
 import * as repo from './repo.ts';
 import type { ResourceName } from './tables.ts';
 

@@ -1,7 +1,7 @@
 // The OAuth 2.1 authorization server: what the surfaces, the credential check and the services
 // wiring may use. Tables: oauth_clients, oauth_grants, oauth_codes, oauth_tokens (migrations 0090, 0140).
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import { safeFetch } from '../../kernel/safe-fetch.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import { safeFetch } from '../../../kernel/safe-fetch.ts';
 import { createOAuthService, type OAuth, type OAuthDeps } from './service.ts';
 
 export function createOAuth(

@@ -1,7 +1,7 @@
 // OAuth's own error vocabulary, thrown as the one AppError with the RFC code beside the service's
 // (rendered by surfaces/http/render.ts renderOAuth, or put into the redirect of an authorization
 // response, RFC 6749 §4.1.2.1).
-import { AppError } from '../../kernel/errors.ts';
+import { AppError } from '../../../kernel/errors.ts';
 
 export type OAuthErrorCode =
   | 'invalid_request'

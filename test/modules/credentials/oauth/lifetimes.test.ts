@@ -2,9 +2,9 @@
 // the first redemption issued, and refresh tokens end after REFRESH_TOKEN_TTL_SECONDS.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ManualClock } from '../../../src/kernel/clock.ts';
-import { s256 } from '../../../src/modules/oauth/index.ts';
-import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { ManualClock } from '../../../../src/kernel/clock.ts';
+import { s256 } from '../../../../src/modules/credentials/oauth/index.ts';
+import { startTestContext, type TestContext } from '../../../helpers/context.ts';
 
 const clock = new ManualClock();
 let t: TestContext;

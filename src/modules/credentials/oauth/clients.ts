@@ -2,10 +2,10 @@
 // metadata documents (draft-ietf-oauth-client-id-metadata-document) for clients whose client_id
 // is the https URL of a JSON document describing them. Every client is public: no secrets, token
 // endpoint auth method "none" (OAuth 2.1 §2.1).
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import { addressGroup } from '../../kernel/ip.ts';
-import { type WindowLimit, withinWindowLimit } from '../../kernel/window-limit.ts';
-import { randomBase62 } from '../credentials/index.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import { addressGroup } from '../../../kernel/ip.ts';
+import { type WindowLimit, withinWindowLimit } from '../../../kernel/window-limit.ts';
+import { randomBase62 } from '../token.ts';
 import { type DocumentFetch, readMetadataDocument } from './metadata-document.ts';
 import { oauthError } from './errors.ts';
 import * as repo from './repo.ts';

@@ -5,8 +5,8 @@
 // fetches the document again). Clients with a grant, even a revoked one, are kept: the grant
 // lists the app and keeps its history. `oauth.unused-clients` runs hourly on whichever instance
 // claims it; stately, so at most one waits and one runs.
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import { defineJob, type JobKind, type Jobs } from '../../kernel/jobs.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import { defineJob, type JobKind, type Jobs } from '../../../kernel/jobs.ts';
 import * as repo from './repo.ts';
 
 export const unusedClientsKind: JobKind<{ reason: string }> = defineJob('oauth.unused-clients', {

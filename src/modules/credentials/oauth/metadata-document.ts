@@ -3,7 +3,7 @@
 // SSRF-guarded kernel/safe-fetch.ts (no private, loopback or link-local address after DNS
 // resolution, a size and a time limit, a bounded number of redirects, each checked again); the
 // document's cache headers say how long it may be used before it is fetched again.
-import type { safeFetch } from '../../kernel/safe-fetch.ts';
+import type { safeFetch } from '../../../kernel/safe-fetch.ts';
 import { oauthError } from './errors.ts';
 
 /** The fetcher (safeFetch; a test may hand in another of the same shape). */

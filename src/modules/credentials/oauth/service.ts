@@ -1,16 +1,17 @@
 // The OAuth 2.1 authorization server's service: who may grant what (Personal, or a team where
 // the person may make team keys, each with what that owner can hold), the connected apps a
 // person sees and disconnects, and the composition of clients, authorization, tokens and grants.
-import type { ModuleDeps } from '../../kernel/deps.ts';
-import { AppError } from '../../kernel/errors.ts';
-import type { Jobs } from '../../kernel/jobs.ts';
-import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
-import { type AccountActing, type Accounts, asAccount } from '../accounts/index.ts';
-import { type ApiKeys, canListTeamKeys, canManageKey } from '../credentials/index.ts';
+import type { ModuleDeps } from '../../../kernel/deps.ts';
+import { AppError } from '../../../kernel/errors.ts';
+import type { Jobs } from '../../../kernel/jobs.ts';
+import { allScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import { type AccountActing, type Accounts, asAccount } from '../../accounts/index.ts';
+import { canListTeamKeys, canManageKey } from '../api-keys/policy.ts';
+import type { ApiKeys } from '../api-keys/service.ts';
 import { type AuthorizationRequest, createAuthorize, type OwnerChoice } from './authorize.ts';
 import { createClientCleanup } from './cleanup.ts';
 import { createClients } from './clients.ts';
-import type { Events } from '../events/index.ts';
+import type { Events } from '../../events/index.ts';
 import { createGrants } from './grants.ts';
 import type { DocumentFetch } from './metadata-document.ts';
 import * as repo from './repo.ts';
