@@ -21,6 +21,9 @@ import { admit, settle } from '../http/admit.ts';
 import { ADMISSION } from './executor.ts';
 import { checkParams, paramsProblem, type RpcBody } from './params.ts';
 
+/** The operation every call of the agent is admitted as: its scopes are the agent's (the card, the challenge). */
+export const AGENT_OPERATION = 'answers.create';
+
 /** The methods that send a message: each is a question, and uses an AI answer. */
 const questionMethods = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
 
@@ -57,7 +60,7 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
     const problem = paramsProblem(method, body?.params);
     const question = questionMethods.has(method) && problem === null;
     // Only a question is run (by the executor) and uses an AI answer; another call counts one request.
-    const admission = await admit(ctx, request, reply, 'answers.create', {
+    const admission = await admit(ctx, request, reply, AGENT_OPERATION, {
       call,
       resource: 'a2a',
       ...(question ? {} : { beforeLimits: async () => 'data' as const }),
