@@ -37,8 +37,11 @@ const skills = [
 
 const modes = ['text/plain', 'application/json'];
 
-/** The card in its v1.0 JSON form, and as the SDK's handler takes it. */
-export function agentCard(config: Config) {
+/**
+ * The card in its v1.0 JSON form, and as the SDK's handler takes it. `needs` is the scopes of the
+ * operation every call is admitted as (answers.create), which the security requirements name.
+ */
+export function agentCard(config: Config, needs: readonly string[]) {
   const base = config.baseUrl;
   const url = `${base}/a2a`;
   const scopes = { 'public.ai': scopeCatalogue['public.ai'].description, 'public.read': scopeCatalogue['public.read'].description };
@@ -71,19 +74,20 @@ export function agentCard(config: Config) {
         },
       },
     },
-    securityRequirements: [{ schemes: { bearer: { list: ['public.ai'] } } }, { schemes: { oauth: { list: ['public.ai'] } } }],
+    securityRequirements: [{ schemes: { bearer: { list: [...needs] } } }, { schemes: { oauth: { list: [...needs] } } }],
     defaultInputModes: modes,
     defaultOutputModes: modes,
     skills,
   };
   const card = AgentCard.fromJSON(json);
-  return { card, v1: AgentCard.toJSON(card) as Record<string, unknown>, v03: legacyCard(json, scopes) };
+  return { card, v1: AgentCard.toJSON(card) as Record<string, unknown>, v03: legacyCard(json, scopes, needs) };
 }
 
 /** The same card in the v0.3 shape (url + preferredTransport; OpenAPI-style security schemes). */
 function legacyCard(
   v1: { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] } & Record<string, any>,
   scopes: Record<string, string>,
+  needs: readonly string[],
 ) {
   const flow = v1.securitySchemes.oauth.oauth2SecurityScheme.flows.authorizationCode;
   return {
@@ -105,7 +109,7 @@ function legacyCard(
         flows: { authorizationCode: { authorizationUrl: flow.authorizationUrl, tokenUrl: flow.tokenUrl, refreshUrl: flow.refreshUrl, scopes } },
       },
     },
-    security: [{ bearer: ['public.ai'] }, { oauth: ['public.ai'] }],
+    security: [{ bearer: [...needs] }, { oauth: [...needs] }],
     defaultInputModes: v1.defaultInputModes,
     defaultOutputModes: v1.defaultOutputModes,
     skills: v1.skills,

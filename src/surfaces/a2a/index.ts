@@ -15,11 +15,11 @@ import { useRenderer } from '../http/render.ts';
 import { agentCard } from './card.ts';
 import { renderA2a } from './errors.ts';
 import { answerExecutor } from './executor.ts';
-import { ownerOf, rpcHandler } from './rpc.ts';
+import { AGENT_OPERATION, ownerOf, rpcHandler } from './rpc.ts';
 
 export function a2aSurface(ctx: AppContext) {
   return async function a2a(app: FastifyInstance): Promise<void> {
-    const { card, v1, v03 } = agentCard(ctx.config);
+    const { card, v1, v03 } = agentCard(ctx.config, ctx.operations.get(AGENT_OPERATION).access.scopes);
     const store = ctx.services.agentTasks.store(ownerOf);
     const handler = new DefaultRequestHandler(card, store, answerExecutor(ctx.operations), new DefaultExecutionEventBusManager(ownerOf));
 

@@ -11,15 +11,18 @@ import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { formatSSEEvent, formatSSEErrorEvent, SSE_HEADERS } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { limitHeaders } from '../../kernel/limit-state.ts';
 import type { Admission } from '../../kernel/perform.ts';
-import { admit, giveBack } from '../http/admit.ts';
+import { admit, settle } from '../http/admit.ts';
 import { ADMISSION } from './executor.ts';
 import { checkParams, paramsProblem, type RpcBody } from './params.ts';
+
+/** The operation every call of the agent is admitted as: its scopes are the agent's (the card, the challenge). */
+export const AGENT_OPERATION = 'answers.create';
 
 /** The methods that send a message: each is a question, and uses an AI answer. */
 const questionMethods = new Set(['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream']);
@@ -57,22 +60,20 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
     const problem = paramsProblem(method, body?.params);
     const question = questionMethods.has(method) && problem === null;
     // Only a question is run (by the executor) and uses an AI answer; another call counts one request.
-    const admission = await admit(ctx, request, reply, 'answers.create', {
+    const admission = await admit(ctx, request, reply, AGENT_OPERATION, {
       call,
       resource: 'a2a',
       ...(question ? {} : { beforeLimits: async () => 'data' as const }),
     });
-    // A call the SDK throws on before it ran gives its AI answer back before the error is answered.
-    request.admission = admission;
+    // A call the SDK throws on before it ran gives its AI answer back before the error is answered
+    // (the admission is the request's: surfaces/http/render.ts settles it); the limit headers are on
+    // the reply already.
     const legacy = isLegacyJsonRpcMethod(method);
     if (problem !== null) {
       // JSON-RPC 2.0 §5.1 -32602, in the SDK's own error shape for the method's version.
       const refused = new RequestMalformedError(problem);
       const error = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(refused) : JsonRpcTransportHandler.mapToJSONRPCError(refused);
-      return reply
-        .headers(limitHeaders(admission.limits!))
-        .type('application/json; charset=utf-8')
-        .send({ jsonrpc: '2.0', id: body?.id ?? null, error });
+      return reply.type('application/json; charset=utf-8').send({ jsonrpc: '2.0', id: body?.id ?? null, error });
     }
     const context = new ServerCallContext({
       user: new CredentialOwner(request.actor!),
@@ -83,10 +84,8 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
     if (result && typeof result === 'object' && Symbol.asyncIterator in result) return stream(request, reply, result, { admission, legacy });
     // A message the SDK refused before the executor ran made no answer: its AI answer goes back,
     // and the headers say so (a message answered meanwhile keeps it).
-    return reply
-      .headers(limitHeaders((await giveBack(ctx, admission))!))
-      .type('application/json; charset=utf-8')
-      .send(result);
+    await settle(ctx, request, reply, admission);
+    return reply.type('application/json; charset=utf-8').send(result);
   };
 
   async function stream(
@@ -103,12 +102,14 @@ export function rpcHandler(ctx: AppContext, requestHandler: A2ARequestHandler) {
       first = await iterator.next();
     } catch (err) {
       // Refused before the stream began (an unknown task, bad params): a JSON-RPC error, not a stream.
-      return reply.headers(limitHeaders((await giveBack(ctx, admission))!)).send({ jsonrpc: '2.0', id, error: rpcError(err) });
+      await settle(ctx, request, reply, admission);
+      return reply.send({ jsonrpc: '2.0', id, error: rpcError(err) });
     }
     reply.hijack();
     const raw = reply.raw;
-    // The admission settles when the stream closes (surfaces/http/admit.ts).
-    raw.writeHead(200, { ...SSE_HEADERS, ...limitHeaders(admission.limits!), 'X-Request-Id': request.id });
+    // The admission settles when the stream closes (surfaces/http/admit.ts). Written by hand, the
+    // stream still carries the headers the reply has been given (the request id, the limits).
+    raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS });
     // A comment first: the headers leave at once, and proxies see a live stream.
     raw.write(': council tracker answers\n\n');
     let closed = false;

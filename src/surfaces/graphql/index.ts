@@ -15,7 +15,7 @@ import mercurius from 'mercurius';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { admit, countRequest, noteLimits } from '../http/admit.ts';
+import { admit, countRequest, run } from '../http/admit.ts';
 import { authenticateRequests, type SessionAuth } from '../http/guard.ts';
 import { countedError, renderGraphQL, sendError } from '../http/render.ts';
 import { sessionAuth } from '../v2/session-auth.ts';
@@ -61,7 +61,7 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
       const key = `${id}\u0000${JSON.stringify(input)}`;
       let read = reads.get(key);
       if (!read) {
-        read = ctx.operations.execute(admission, input);
+        read = run(ctx, request, reply, admission, input);
         reads.set(key, read);
       }
       return read;
@@ -70,12 +70,7 @@ function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply
       // As POST /answers: one request and one AI answer; the headers show the latest limits.
       context.admitted = true;
       const admission = await admit(ctx, request, reply, 'answers.create', { call, resource: 'api' });
-      try {
-        return await ctx.operations.execute(admission, input);
-      } catch (err) {
-        if (err instanceof AppError) noteLimits(request, reply, err.limits);
-        throw err;
-      }
+      return run(ctx, request, reply, admission, input);
     },
   };
   return context;

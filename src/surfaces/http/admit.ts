@@ -5,6 +5,8 @@
 // and the admission is settled when the reply closes: an AI answer held by a call that never ran
 // (its input refused, the client gone, the protocol's SDK refusing it) is given back then. A call
 // that ran settles itself when it ends, so settling again changes nothing (Performer.abandon).
+// A surface holds nothing of this by hand: it admits, runs (`run`), or settles early (`settle`),
+// and the limits each step leaves are noted on the request and the reply here.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
@@ -69,6 +71,8 @@ export async function admit(
     throw err;
   }
   noteLimits(request, reply, admission.limits);
+  // The surface's error renderer settles it before answering a failure (render.ts).
+  request.admission = admission;
   if (admission.counted === 'ai' || admission.counted === 'answer') {
     reply.raw.once('close', () => {
       ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted'));
@@ -87,11 +91,22 @@ export async function countRequest(ctx: AppContext, request: FastifyRequest, rep
   return limits;
 }
 
+/** Runs an admitted operation; a failure carries the limits then (an AI answer given back), noted on the reply. */
+export async function run(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admission: Admission, input: unknown): Promise<unknown> {
+  try {
+    return await ctx.operations.execute(admission, input);
+  } catch (err) {
+    if (err instanceof AppError) noteLimits(request, reply, err.limits);
+    throw err;
+  }
+}
+
 /**
- * Gives back now the AI answer an admission holds when its call will not run (rather than when the
- * reply closes), so the answer's headers already show it; the limits then, else `fallback`.
+ * Settles an admission now rather than when the reply closes (its call did not run, or has run),
+ * so the answer's headers already show an AI answer given back; returns the limits then, as noted.
  */
-export async function giveBack(ctx: AppContext, admission: Admission | null | undefined, fallback: LimitState | null = null): Promise<LimitState | null> {
-  if (!admission) return fallback;
-  return (await ctx.operations.abandon(admission)) ?? fallback ?? admission.limits;
+export async function settle(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admission: Admission): Promise<LimitState | null> {
+  const limits = (await ctx.operations.abandon(admission)) ?? admission.limits;
+  noteLimits(request, reply, limits);
+  return limits;
 }

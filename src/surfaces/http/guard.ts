@@ -152,7 +152,7 @@ export interface GuardSteps {
 export function admitOperation(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
   const call = Object.freeze({ surface: options.name });
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    request.admission = await admit(ctx, request, reply, operationId, {
+    await admit(ctx, request, reply, operationId, {
       call,
       resource: options.surface,
       ...(steps.beforeLimits ? { beforeLimits: () => steps.beforeLimits!(request, reply) } : {}),

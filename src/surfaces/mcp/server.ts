@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type AppError, normalizeError } from '../../kernel/errors.ts';
 import type { Admission } from '../../kernel/perform.ts';
-import { admit, countRequest } from '../http/admit.ts';
+import { admit, countRequest, run } from '../http/admit.ts';
 import { renderMcp } from '../http/render.ts';
 import { createKeptResults, type KeptResult } from './kept-results.ts';
 import { createCatalogueExtras } from './extras.ts';
@@ -73,19 +73,20 @@ export function createMcpServer(ctx: AppContext): McpServer {
   const call = Object.freeze({ surface: 'mcp' as const });
 
   /** An admitted tool call's result, written: kept for a `cached` operation, else made now. */
-  async function resultOf(admission: Admission, tool: ToolDef, args: Record<string, unknown>): Promise<KeptResult> {
+  async function resultOf({ http, reply }: Exchange, admission: Admission, tool: ToolDef, args: Record<string, unknown>): Promise<KeptResult> {
     const cached = tool.operation.cached;
     const found = cached ? kept.get(tool.name, args) : undefined;
     // A kept result runs nothing; the admission (counted already) ends with the request.
     if (found) return found;
     const mark = kept.mark();
-    const result = { json: openToolResult(await ctx.operations.execute(admission, args)) };
+    const result = { json: openToolResult(await run(ctx, http, reply, admission, args)) };
     if (cached) kept.keep(tool.name, args, result, mark);
     return result;
   }
 
   /** tools/call (server/tools §Calling Tools): the tool's operation, admitted once and run. */
-  async function callTool({ request, http, reply }: Exchange): Promise<CallToolResult | WrittenResult> {
+  async function callTool(exchange: Exchange): Promise<CallToolResult | WrittenResult> {
+    const { request, http, reply } = exchange;
     const { name, arguments: args = {} } = request.params;
     if (typeof name !== 'string') throw invalidParams('Invalid tools/call request: params.name must be the name of a tool.');
     if (!isObject(args)) throw invalidParams('Invalid tools/call request: params.arguments must be an object.');
@@ -107,7 +108,7 @@ export function createMcpServer(ctx: AppContext): McpServer {
       // server/tools §Structured Content: structuredContent conforms to outputSchema (the
       // operation's output schema, which its result is serialized through), and the same JSON
       // goes in a TextContent block for clients that read only text (./wire.ts openToolResult).
-      return new WrittenResult((await resultOf(admission, tool, args)).json);
+      return new WrittenResult((await resultOf(exchange, admission, tool, args)).json);
     } catch (thrown) {
       const err = normalizeError(thrown);
       if (err.status >= 500) log.error({ err: thrown, tool: tool.name }, 'tool call failed');

@@ -206,7 +206,7 @@ describe('credentials and limits', () => {
     await assert.rejects(client.sendMessage(question(QUESTION)));
   });
 
-  test('a key without public.ai: 403 insufficient_scope', async () => {
+  test("a key without public.ai: 403 insufficient_scope naming the agent's operation's own scopes", async () => {
     const { key: readOnly } = await answerKey(t, { scopes: ['public.read'] });
     const res = await fetch(`${base}/a2a`, {
       method: 'POST',
@@ -214,8 +214,13 @@ describe('credentials and limits', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x' } }),
     });
     assert.equal(res.status, 403);
-    assert.match(String(res.headers.get('www-authenticate')), /error="insufficient_scope"/);
-    assert.match(String(res.headers.get('www-authenticate')), /scope="public\.ai"/);
+    // RFC 6750 §3.1: the scopes of the operation the agent performs (answers.create), from the
+    // catalogue, at the agent's protected resource (RFC 9728 §5.1), not a list kept by the surface.
+    const { scopes } = t.ctx.operations.get('answers.create').access;
+    assert.equal(
+      res.headers.get('www-authenticate'),
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/a2a", scope="${scopes.join(' ')}", error="insufficient_scope", error_description="This operation needs the public.ai scope."`,
+    );
   });
 
   test('each answer counts against the AI limit; once spent, 429 ai_daily_limit while tasks stay readable', async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData } from '../../helpers/seed.ts';
-import { answerKey, ask } from './helpers.ts';
+import { answerKey, ask } from '../../modules/answers/helpers.ts';
 
 let t: TestContext;
 before(async () => {

@@ -2,9 +2,9 @@
 // with detail, GET /me outside the daily count, and the operator's limit values in force.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ManualClock } from '../../../../src/kernel/clock.ts';
-import { operator } from '../../../../src/modules/accounts/index.ts';
-import { startTestContext, type TestContext } from '../../../helpers/context.ts';
+import { ManualClock } from '../../../src/kernel/clock.ts';
+import { operator } from '../../../src/modules/accounts/index.ts';
+import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 const clock = new ManualClock('2025-03-10T21:00:00Z');
 let t: TestContext;
