@@ -13,7 +13,16 @@ export interface TestService {
 
 /** `database`: the env of freshDatabase() (DATA_DIR or DATABASE_URL). */
 export async function startService(database: Record<string, string>, env: Record<string, string> = {}): Promise<TestService> {
-  const config = loadConfig({ NODE_ENV: 'test', LOAD_SAMPLE: 'false', PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://council.test', REQUEST_DB_BUDGET_MS: '60000', ...database, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOAD_SAMPLE: 'false',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BASE_URL: 'http://council.test',
+    REQUEST_DB_BUDGET_MS: '60000',
+    ...database,
+    ...env,
+  });
   return startServer(config);
 }
 
