@@ -11,7 +11,7 @@ export const scopeCatalogue = {
   'me.follows.read': { kind: 'personal', description: 'See what you follow.' },
   'me.follows.write': { kind: 'personal', description: 'Follow and unfollow legislation, people, committees and searches for you.' },
   'me.keys.read': { kind: 'personal', description: 'See your API keys, the apps you connected and your security log (prefixes and names; never the secrets).' },
-  'me.keys.write': { kind: 'personal', description: "Make, change and revoke your API keys and disconnect your apps (never more power than the caller's own)." },
+  'me.keys.write': { kind: 'personal', description: "Make, change and revoke your API keys and disconnect apps (never more power than the caller's own)." },
   'team.follows.read': { kind: 'team', description: "See the team's follows." },
   'team.follows.write': { kind: 'team', description: "Change the team's follows (owners and admins)." },
   'team.notes.read': { kind: 'team', description: "Read the team's shared notes." },

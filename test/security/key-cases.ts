@@ -14,7 +14,12 @@ async function teamKey(f: Fixture): Promise<string> {
 
 async function teamApp(f: Fixture): Promise<string> {
   await mintOAuthTokens(f.ctx, { accountId: f.ownerAccountId, teamId: f.ownerTeamId, scopes: ['public.read'] });
-  const { key } = await f.ctx.services.credentials.keys.create({ accountId: f.ownerAccountId, teamId: f.ownerTeamId, name: 'lists', scopes: ['team.keys.read'] });
+  const { key } = await f.ctx.services.credentials.keys.create({
+    accountId: f.ownerAccountId,
+    teamId: f.ownerTeamId,
+    name: 'lists',
+    scopes: ['team.keys.read'],
+  });
   const res = await f.app.inject({ method: 'GET', url: '/api/v2/team/apps', headers: { authorization: `Bearer ${key}` } });
   const app = res.json().data?.[0];
   if (!app) throw new Error(`setup: no app listed for team A: ${res.statusCode} ${res.body}`);

@@ -68,7 +68,10 @@ test('lists page by limit and cursor, newest first', async () => {
   const second = (await call(keyOf.owner, 'GET', `/team/keys?limit=2&cursor=${first.meta.nextCursor}`)).json();
   assert.equal(second.data.length, 1);
   assert.equal(second.meta.nextCursor, null);
-  assert.deepEqual([...first.data, ...second.data].map((k: { name: string }) => k.name), ['member key', 'admin key', 'owner key']);
+  assert.deepEqual(
+    [...first.data, ...second.data].map((k: { name: string }) => k.name),
+    ['member key', 'admin key', 'owner key'],
+  );
   const bad = await call(keyOf.owner, 'GET', '/team/keys?cursor=not-ours');
   assert.equal(bad.statusCode, 400);
 });

@@ -87,7 +87,9 @@ const managersOnly = ['owner', 'admin'] as const;
 function keyOperations(who: 'me' | 'team') {
   const read: Access = who === 'me' ? { scopes: ['me.keys.read'], context: 'personal' } : { scopes: ['team.keys.read'], context: 'team' };
   const write = (refusal: string): Access =>
-    who === 'me' ? { scopes: ['me.keys.write'], context: 'personal' } : { scopes: ['team.keys.write'], context: 'team', roles: managersOnly, forbidden: refusal };
+    who === 'me'
+      ? { scopes: ['me.keys.write'], context: 'personal' }
+      : { scopes: ['team.keys.write'], context: 'team', roles: managersOnly, forbidden: refusal };
   const whose = who === 'me' ? 'your' : "the team's";
   const common = { tags: ['keys'], private: true, limit: 'data' } as const;
   return {

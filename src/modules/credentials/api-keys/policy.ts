@@ -30,12 +30,7 @@ export function requireTeamKeyMaker(by: Acting, team: TeamFacts): void {
  * when the key is made by another credential, be one that credential holds itself: a key never
  * makes a key with more power than its own (`ceiling`).
  */
-export function requireGrantableScopes(
-  scopes: readonly Scope[],
-  team: TeamFacts | null,
-  kind: 'scoped' | 'registration',
-  ceiling?: readonly Scope[],
-): void {
+export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts | null, kind: 'scoped' | 'registration', ceiling?: readonly Scope[]): void {
   const keyKind = team ? 'team' : 'personal';
   const may = grantableScopes(kind, team, team?.role ?? null);
   for (const scope of scopes) {

@@ -122,7 +122,11 @@ export function pageKeys(db: Q, filter: { accountId?: string; teamId?: string },
   if (filter.accountId) q = q.where('k.account_id', '=', filter.accountId);
   if (filter.teamId) q = q.where('k.team_id', '=', filter.teamId);
   if (after) q = q.where((eb) => eb.or([eb(createdMs, '<', after.createdAt), eb.and([eb(createdMs, '=', after.createdAt), eb('k.id', '>', after.id)])]));
-  return q.orderBy(createdMs, 'desc').orderBy('k.id').limit(limit + 1).execute();
+  return q
+    .orderBy(createdMs, 'desc')
+    .orderBy('k.id')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function updateKey(db: Q, id: string, set: { name?: string; expires_at?: Date | null; allowed_ips?: string[] }): Promise<void> {
