@@ -158,21 +158,6 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     },
 
     /**
-     * A team's Settings → API keys as one member sees it: owners and admins see every key of the
-     * team and may make team keys with the scopes their role can grant; other members see only the
-     * team keys they made. A team they are not in does not exist for them.
-     */
-    async teamPage(by: AccountActing, teamId: string) {
-      const team = await accounts.teams.find(teamId);
-      const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
-      if (!team || !role) throw new AppError('not_found', 'No such team.');
-      const manage = policy.canListTeamKeys(by, role);
-      const rows = await repo.listKeys(db, manage ? { teamId, includeRevoked: false } : { accountId: by.accountId, includeRevoked: false });
-      const keys = rows.map(presentKey).filter((k) => manage || (k.owner.type === 'team' && k.owner.teamId === teamId));
-      return { team, role, manage, keys, grantableScopes: manage ? grantableScopes('scoped', team, role) : [] };
-    },
-
-    /**
      * The scopes this person may put on a key of this team now (what an OAuth grant for the team
      * may hold too), or null when they may not make team keys there.
      */
