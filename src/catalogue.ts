@@ -6,6 +6,8 @@ import { alertsOperations } from './modules/alerts/operations.ts';
 import { answersOperations } from './modules/answers/operations.ts';
 import { bulkOperations } from './modules/bulk/operations.ts';
 import { credentialsOperations } from './modules/credentials/operations.ts';
+import { eventsOperations } from './modules/events/operations.ts';
+import { oauthOperations } from './modules/credentials/oauth/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
 import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
 import { teamDataOperations } from './modules/team-data/operations.ts';
@@ -17,7 +19,9 @@ type Definitions = typeof publicDataOperations &
   typeof credentialsOperations &
   typeof answersOperations &
   typeof alertsOperations &
-  typeof bulkOperations;
+  typeof bulkOperations &
+  typeof eventsOperations &
+  typeof oauthOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -33,5 +37,7 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.answers, answersOperations),
     ...bindOperations(services.alerts, alertsOperations),
     ...bindOperations(services.bulk, bulkOperations),
+    ...bindOperations(services.events, eventsOperations),
+    ...bindOperations(services.oauth, oauthOperations),
   ];
 }

@@ -23,6 +23,12 @@ export interface Actor {
   };
   /** Scopes the credential holds right now (already cut down to what the account may grant). */
   scopes: Scope[];
+  /**
+   * Team credentials: scopes given to the credential (a session: that it would carry) that the
+   * person's current role or the team's features withhold now. Asking for one is 403 forbidden,
+   * not scope_missing (modules/credentials/grantable.ts decides which).
+   */
+  withheld?: Scope[];
   /** Whose counters this request spends: the team's for team credentials, else the account's. */
   limitsOwner: { type: 'account' | 'team'; id: string };
   /** The limits owner's effective limits: the operator's override, else the default. */

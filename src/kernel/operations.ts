@@ -10,6 +10,8 @@ export const scopeCatalogue = {
   'public.ai': { kind: 'any', description: 'Ask for AI-written answers that cite public records.' },
   'me.follows.read': { kind: 'personal', description: 'See what you follow.' },
   'me.follows.write': { kind: 'personal', description: 'Follow and unfollow legislation, people, committees and searches for you.' },
+  'me.keys.read': { kind: 'personal', description: 'See your API keys, the apps you connected and your security log (prefixes and names; never the secrets).' },
+  'me.keys.write': { kind: 'personal', description: "Make, change and revoke your API keys and disconnect apps (never more power than the caller's own)." },
   'team.follows.read': { kind: 'team', description: "See the team's follows." },
   'team.follows.write': { kind: 'team', description: "Change the team's follows (owners and admins)." },
   'team.notes.read': { kind: 'team', description: "Read the team's shared notes." },
@@ -20,6 +22,15 @@ export const scopeCatalogue = {
   'team.dashboards.write': { kind: 'team', description: 'Create, edit and delete analytics dashboards.' },
   'people.read': { kind: 'team', description: 'Read officials, City staff and lobbyists, and meeting testimony.' },
   'people.private.read': { kind: 'team', description: 'Also read residents and organization representatives (offices teams).' },
+  'team.members.read': { kind: 'team', description: "See the team's members and their roles." },
+  'team.members.write': { kind: 'team', description: 'Add and remove members and change their roles (owners and admins).' },
+  'team.keys.read': { kind: 'team', description: "List the team's API keys (prefixes, names, scopes; never the secrets)." },
+  'team.keys.write': {
+    kind: 'team',
+    description: "Create, change and revoke the team's API keys (owners and admins; never more power than the caller's own).",
+  },
+  'me.webhooks.read': { kind: 'personal', description: 'See your webhooks and their deliveries.' },
+  'me.webhooks.write': { kind: 'personal', description: 'Create and delete your webhooks.' },
 } as const;
 
 export type Scope = keyof typeof scopeCatalogue;
@@ -34,13 +45,6 @@ export function isScope(s: string): s is Scope {
 export function scopeFitsKeyKind(scope: Scope, keyKind: 'personal' | 'team'): boolean {
   const kind = scopeCatalogue[scope].kind;
   return kind === 'any' || kind === keyKind;
-}
-
-/** Scopes a member of a given role may put on a team key: writes of follows and positions need owner or admin. */
-export function roleCanGrant(scope: Scope, role: Role, teamFeatures: readonly Feature[]): boolean {
-  if ((scope === 'team.follows.write' || scope === 'team.positions.write') && role === 'member') return false;
-  if (scope === 'people.private.read' && !teamFeatures.includes('offices')) return false;
-  return true;
 }
 
 /**
@@ -59,6 +63,8 @@ export interface Access {
   readonly feature?: Feature;
   /** Roles that may perform it (checked against the creator's current role). */
   readonly roles?: readonly Role[];
+  /** What a caller whose role may not do this is told (403 forbidden); a general sentence when omitted. */
+  readonly forbidden?: string;
 }
 
 const managers: readonly Role[] = ['owner', 'admin'];
@@ -89,13 +95,10 @@ export function accessRefusal(actor: Actor, a: Access): AppError | null {
   for (const scope of a.scopes) {
     if (actor.scopes.includes(scope)) continue;
     // A scope the credential was given (or a session would carry) that the person's current role
-    // cannot grant is a role problem, not a missing scope (decisions.md: 403 forbidden).
-    if (
-      actor.team &&
-      (actor.credential.grantedScopes?.includes(scope) || actor.credential.type === 'session') &&
-      !roleCanGrant(scope, actor.team.role, actor.team.features)
-    ) {
-      return new AppError('forbidden', `Your role in this team (${actor.team.role}) cannot make this change.`);
+    // or the team's features withhold is a role problem, not a missing scope (decisions.md: 403
+    // forbidden). Which scopes those are is the credentials module's rule, carried on the Actor.
+    if (actor.team && actor.withheld?.includes(scope)) {
+      return new AppError('forbidden', a.forbidden ?? `Your role in this team (${actor.team.role}) cannot make this change.`);
     }
     return new AppError('scope_missing', `This operation needs the ${scope} scope.`);
   }
@@ -103,7 +106,7 @@ export function accessRefusal(actor: Actor, a: Access): AppError | null {
     return new AppError('feature_required', `This operation needs the team feature "${a.feature}".`);
   }
   if (a.roles && (!actor.team || !a.roles.includes(actor.team.role))) {
-    return new AppError('forbidden', `Only team ${a.roles.join(' or ')}s may do this.`);
+    return new AppError('forbidden', a.forbidden ?? `Only team ${a.roles.join(' or ')}s may do this.`);
   }
   return null;
 }

@@ -46,7 +46,11 @@ let personal: Record<string, string>;
 const credentialFor = (path: string) => (path.startsWith('/me/') ? personal : headers);
 before(async () => {
   w = await startWorld();
-  const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people', 'offices'], ['public.read', 'public.ai', 'people.private.read']);
+  const team = await makeTeam(
+    w.t,
+    ['team_data', 'advocacy', 'analytics', 'people', 'offices'],
+    ['public.read', 'public.ai', 'people.private.read', 'team.keys.read', 'team.keys.write'],
+  );
   headers = { authorization: `Bearer ${team.keys.owner}` };
   const owner = await w.t.ctx.db
     .selectFrom('memberships')
@@ -60,7 +64,7 @@ before(async () => {
   const own = await w.t.ctx.services.credentials.keys.create({
     accountId: owner.account_id,
     name: 'personal',
-    scopes: ['public.read', 'me.follows.read', 'me.follows.write'],
+    scopes: ['public.read', 'me.follows.read', 'me.follows.write', 'me.keys.read', 'me.keys.write'],
   });
   personal = { authorization: `Bearer ${own.key}` };
 });

@@ -72,12 +72,13 @@ export function createCredentials(
 }
 
 export { canListTeamKeys, canManageKey } from './api-keys/policy.ts';
+export { type GrantKind, grantableScopes } from './grantable.ts';
 export type { ApiKeyView, KeyKind } from './api-keys/schema.ts';
 export type { ApiKeys, CreatedKey, CreateKeyInput, KeyContext } from './api-keys/service.ts';
 /** The row the credential check reads for a key; an OAuth access token's row has the same columns. */
 export type { VerifyRow } from './api-keys/repo.ts';
 export { DEFAULT_SCOPE, insufficientScopeError, resourceMetadataUrl, type Surface, unauthorizedError } from './challenge.ts';
 export type { LimitUsage, Limits } from './limits/index.ts';
-export { hashCredential, randomBase62 } from './token.ts';
+export { hashCredential, randomBase62, withholdKeyValues } from './token.ts';
 export type { VerifyInput } from './verify.ts';
 export { type SignedIn, sessionScopes } from './verify-session.ts';

@@ -1,9 +1,11 @@
-// The credentials module's operation: GET /me, what a credential can tell about itself.
+// The credentials module's operations: GET /me, what a credential can tell about itself, and the
+// API keys (api-keys/operations.ts).
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
 import { access } from '../../kernel/operations.ts';
 import type { Credentials } from './index.ts';
 import { describeActor, MeSchema } from './me.ts';
+import { keyOperationDefs } from './api-keys/operations.ts';
 
 const op = operationsOf<Credentials>();
 
@@ -20,4 +22,5 @@ export const credentialsOperations = {
     output: MeSchema,
     run: (credentials, actor) => describeActor(credentials.limits, actor),
   }),
+  ...keyOperationDefs,
 } satisfies Record<string, OperationDef<Credentials, any, any>>;

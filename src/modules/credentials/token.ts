@@ -28,3 +28,13 @@ export const SHOWN_PREFIX_LENGTH = 8;
 export function newApiKeyValue(): string {
   return `${API_KEY_PREFIX}${randomBase62(32)}`;
 }
+
+const keyValues = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{32}`, 'g');
+
+/**
+ * A text with every API key value in it replaced by its shown prefix: what may be kept at rest (a
+ * stored idempotent answer of POST /me/keys or /team/keys), since a value is stored only as its hash.
+ */
+export function withholdKeyValues(text: string): string {
+  return text.replace(keyValues, (value) => `${value.slice(0, SHOWN_PREFIX_LENGTH)}… (shown once; not kept)`);
+}

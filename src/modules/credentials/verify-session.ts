@@ -3,15 +3,14 @@
 // next request. The dashboard pages, the account pages and v2 all get their caller from here.
 import type { Actor, Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { roleCanGrant, type Scope, scopeCatalogue, scopeFitsKeyKind } from '../../kernel/operations.ts';
+import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
 import { type Accounts, asAccount } from '../accounts/index.ts';
 import type { Sessions } from '../sessions/index.ts';
+import { grantableScopes, withheldScopes } from './grantable.ts';
 
 /** What a session may do: everything its person could put on a key of the same kind right now. */
 export function sessionScopes(team: { role: Role; features: readonly Feature[] } | null): Scope[] {
-  const all = Object.keys(scopeCatalogue) as Scope[];
-  if (!team) return all.filter((s) => scopeFitsKeyKind(s, 'personal'));
-  return all.filter((s) => scopeFitsKeyKind(s, 'team') && roleCanGrant(s, team.role, team.features));
+  return grantableScopes('session', team, team?.role ?? null);
 }
 
 /** A verified session: the person's own (personal) Actor, and what the website needs to keep it. */
@@ -59,6 +58,11 @@ export function createSessionVerifier(sessions: Pick<Sessions, 'resolve'>, accou
         ...signedIn.actor,
         team: { id: team.id, name: team.name, role: membership.role, features },
         scopes: sessionScopes({ role: membership.role, features }),
+        // A session would carry every team scope; those the role or features withhold are 403 forbidden.
+        withheld: withheldScopes(
+          allScopes.filter((s) => scopeFitsKeyKind(s, 'team')),
+          sessionScopes({ role: membership.role, features }),
+        ),
         limitsOwner: { type: 'team', id: team.id },
         limits: team.limits,
       };

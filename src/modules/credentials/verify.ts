@@ -13,11 +13,12 @@ import type { Actor, Feature } from '../../kernel/actor.ts';
 import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
-import { isScope, legacyScopes, roleCanGrant, type Scope } from '../../kernel/operations.ts';
+import { isScope, legacyScopes, type Scope } from '../../kernel/operations.ts';
 import { effectiveLimits } from '../accounts/index.ts';
 import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, touchGrant } from './oauth/index.ts';
 import * as keys from './api-keys/repo.ts';
 import { type Surface, unauthorizedError } from './challenge.ts';
+import { grantableScopes, withheldScopes } from './grantable.ts';
 import { API_KEY_PREFIX, hashCredential } from './token.ts';
 
 export interface VerifyInput {
@@ -41,16 +42,11 @@ export function grantedScopes(row: Pick<CredentialRow, 'scopes'>): Scope[] {
   return row.scopes === null ? [...legacyScopes] : row.scopes.filter((s): s is Scope => isScope(s));
 }
 
-/** What a key may do now: its granted scopes cut down to what the creator's role can grant. */
+/** What a key may do now: its granted scopes cut down to what its kind and the creator's current role can hold. */
 export function liveScopes(row: Pick<CredentialRow, 'kind' | 'scopes' | 'team_id' | 'role' | 'features'>): Scope[] {
-  let scopes = grantedScopes(row);
-  if (row.kind === 'registration') scopes = scopes.filter((s) => legacyScopes.includes(s));
-  if (row.team_id !== null && row.role) {
-    const role = row.role;
-    const features = (row.features ?? []) as Feature[];
-    scopes = scopes.filter((s) => roleCanGrant(s, role, features));
-  }
-  return scopes;
+  const team = row.team_id !== null ? { features: (row.features ?? []) as Feature[] } : null;
+  const may = grantableScopes(row.kind, team, row.role);
+  return grantedScopes(row).filter((s) => may.includes(s));
 }
 
 /** Keys kept in memory at most; past it the oldest entry makes room. */
@@ -85,6 +81,7 @@ function actorOf(row: CredentialRow): Actor {
       grantedScopes: grantedScopes(row),
     },
     scopes: liveScopes(row),
+    ...(team ? { withheld: withheldScopes(grantedScopes(row), liveScopes(row)) } : {}),
     limitsOwner: team ? { type: 'team', id: team.id } : { type: 'account', id: row.account_id },
     limits: effectiveLimits(team ? 'team' : 'account', overrides),
   };

@@ -14,6 +14,7 @@ export type CredentialEventType = 'credential.issued' | 'credential.revoked';
 /** Where a credential was issued, or what revoked it. */
 export type CredentialVia =
   | 'website' // the account page or a team's Settings → API keys
+  | 'api' // the v2 API (a key or token with team.keys.write or me.keys.write)
   | 'operator' // the operator CLI or admin socket
   | 'agent_registration' // approved by email and claimed by the agent
   | 'revocation_endpoint' // POST /agent/auth/revoke, /oauth/revoke
@@ -50,6 +51,7 @@ export interface SecurityLogEntry {
 
 const viaWords: Record<CredentialVia, string> = {
   website: 'on the website',
+  api: 'through the API',
   operator: 'by an operator',
   agent_registration: 'through agent registration',
   revocation_endpoint: 'at the revocation endpoint',

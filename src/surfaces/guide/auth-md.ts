@@ -90,11 +90,11 @@ Omitting \`scope\`, or sending \`api\`, means \`${DEFAULT_SCOPE}\`. The app neve
 
 ## 3. A key made by a person
 
-A person [signs in](${b}/signin) by email link and makes a key with chosen scopes on the account page; team owners and admins make team keys under the team's Settings → API keys. Scopes of a key cannot be changed later; make a new key.
+A person [signs in](${b}/signin) by email link and makes a key with chosen scopes on the account page; team owners and admins make team keys under the team's Settings → API keys. Scopes of a key cannot be changed later; make a new key. A credential holding \`me.keys.write\` (or, for a team, \`team.keys.write\`, which only owners and admins may hold) makes keys through v2 (\`POST ${b}/api/v2/me/keys\`, \`POST ${b}/api/v2/team/keys\`), each holding only scopes the calling credential holds itself: a key never makes a key with more power than its own.
 
 ## Scopes and what each gives
 
-Personal keys hold only personal and "personal or team" scopes; team keys only team and "personal or team" ones. A key never does more than its creator's account may do at the moment of the request.
+Personal keys hold only personal and "personal or team" scopes; team keys only team and "personal or team" ones. A key never does more than its creator's account may do at the moment of the request. Keys issued by registration hold \`public.read public.ai\` only: never the settings scopes (\`me.keys.*\`, \`me.webhooks.*\`, \`team.keys.*\`, \`team.members.*\`); writes of team follows, positions, members and keys are for owners and admins.
 
 ${scopeTable(operations)}
 

@@ -9,6 +9,7 @@ import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { LimitClass } from '../../kernel/operations.ts';
+import { withholdKeyValues } from '../../modules/credentials/index.ts';
 import { checkKey, type HeldClaim, isStored, keptHeaders, requestFingerprint, type StoredAnswer } from '../../modules/idempotency/index.ts';
 
 declare module 'fastify' {
@@ -93,7 +94,8 @@ export function storeIdempotentAnswer(ctx: AppContext) {
           if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
         }
         const body = payload === null || payload === undefined ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload);
-        await ctx.services.idempotency.complete(held, { status: reply.statusCode, headers, body });
+        // A new key's value goes out once and is never kept: its replay shows the prefix only.
+        await ctx.services.idempotency.complete(held, { status: reply.statusCode, headers, body: withholdKeyValues(body) });
       }
     } catch (err) {
       // The effect has happened and its answer goes out; only the record of it failed. The claim

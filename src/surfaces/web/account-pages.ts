@@ -1,31 +1,31 @@
 // The account page: who is signed in, their teams and role in each, their API keys (made here:
-// personal keys), and signing out of every browser at once.
+// personal keys) and connected apps — performed as the person's own operations
+// (settings-viewer.ts) — and signing out of every browser at once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { allScopes, scopeFitsKeyKind } from '../../kernel/operations.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
+import { all } from '../dashboard/viewer.ts';
 import { connectedAppsTable } from './app-views.ts';
 import { registerKeyActions } from './key-actions.ts';
 import type { KeyPageState } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
 import { csrfField, errorBox, page, sendPage } from './layout.ts';
 import { type SignedIn, signedIn } from './security.ts';
+import { personalViewer } from './settings-viewer.ts';
 import { viewerOf } from './signin-pages.ts';
 
-const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
-
 export function accountPages(ctx: AppContext) {
-  const { accounts, credentials, sessions, oauth } = ctx.services;
+  const { accounts, sessions } = ctx.services;
 
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
     const me = session.actor.account;
     const token = session.csrfToken;
+    const v = personalViewer(ctx, session);
     const [memberships, keys, sessionCount, apps] = await Promise.all([
       accounts.memberships(me.id),
-      credentials.keys.list(asAccount(me.id), { accountId: me.id }),
+      all((cursor) => v.perform('me.keys.list', { limit: 200, ...(cursor ? { cursor } : {}) })),
       sessions.countSessions(me.id),
-      oauth.connectedApps(asAccount(me.id), { accountId: me.id }),
+      v.perform('me.apps.list', {}),
     ]);
     const teams = memberships.length
       ? html`<table><thead><tr><th>Team</th><th>Your role</th><th>Settings</th></tr></thead><tbody>
@@ -44,11 +44,11 @@ ${teams}
 <p>Keys you made: personal keys and the team keys you made for a team.</p>
 ${keyTable(keys, '/account/keys', token, false)}
 <h2>New personal key</h2>
-${createKeyForm({ action: '/account/keys', csrfToken: token, owners: [{ value: 'personal', label: 'Personal' }], scopes: personalScopes, ...(state.previous ? { previous: state.previous } : {}) })}
+${createKeyForm({ action: '/account/keys', csrfToken: token, owners: [{ value: 'personal', label: 'Personal' }], scopes: v.actor.scopes, ...(state.previous ? { previous: state.previous } : {}) })}
 <p>Team keys are made under a team's <em>Settings → API keys</em> by its owners and admins.</p>
 <h2>Connected apps</h2>
 <p>Apps you gave access with OAuth, for you or for a team. Disconnecting one ends its access at once.</p>
-${connectedAppsTable(apps, '/account/keys', token, false)}
+${connectedAppsTable(apps.data, '/account/keys', token, false)}
 <h2>Sessions</h2>
 <p>You are signed in on ${sessionCount} browser${sessionCount === 1 ? '' : 's'}.</p>
 <form method="post" action="/signout/everywhere">${csrfField(token)}<button type="submit">Sign out everywhere</button></form>`;

@@ -1,16 +1,18 @@
-// Dashboard → Settings → API keys of one team. What the person sees and may do (every key for
-// owners and admins, only their own team keys for members; which scopes they may grant) is the
-// credentials service's answer (keys.teamPage); this page shows it. The form here makes team keys
-// only: personal keys are made on the account page.
+// Dashboard → Settings → API keys of one team. The page performs the team's key and app operations
+// as the signed-in person acting for the team (settings-viewer.ts): what they see (every key for
+// owners and admins, the team keys they made for other members) and which scopes they may grant
+// (those their session holds) are the operations' answers. The form here makes team keys only:
+// personal keys are made on the account page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
+import { all } from '../dashboard/viewer.ts';
 import { connectedAppsTable } from './app-views.ts';
 import { type KeyPageState, registerKeyActions } from './key-actions.ts';
 import { createdKeyBox, createKeyForm, keyTable } from './key-views.ts';
 import { errorBox, type Html, page, sendPage } from './layout.ts';
 import { type SignedIn, signedIn } from './security.ts';
+import { settingsViewer } from './settings-viewer.ts';
 import { viewerOf } from './signin-pages.ts';
 
 export function teamNav(teamId: string): Html {
@@ -21,13 +23,16 @@ export function teamNav(teamId: string): Html {
 const teamIdOf = (request: FastifyRequest) => (request.params as { teamId: string }).teamId;
 
 export function teamKeysPages(ctx: AppContext) {
-  const keys = ctx.services.credentials.keys;
-
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: KeyPageState, status: number) {
-    const by = asAccount(session.actor.account.id);
-    const view = await keys.teamPage(by, teamIdOf(request));
-    const apps = await ctx.services.oauth.connectedApps(by, { teamId: view.team.id });
-    const { team, role } = view;
+    const v = await settingsViewer(ctx, session, { teamId: teamIdOf(request) });
+    const team = v.actor.team!;
+    const role = team.role;
+    const [keys, apps] = await Promise.all([
+      all((cursor) => v.perform('team.keys.list', { limit: 200, ...(cursor ? { cursor } : {}) })),
+      v.perform('team.apps.list', {}),
+    ]);
+    const manage = v.may('team.keys.create');
+    const view = { manage, keys, grantableScopes: manage ? v.actor.scopes : [] };
     const token = session.csrfToken;
     const base = `/dashboard/${team.id}/settings/api-keys`;
     const create = view.manage
@@ -48,7 +53,7 @@ ${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
 <h2>${view.manage ? 'Every key of this team' : 'Your keys for this team'}</h2>
 ${keyTable(view.keys, base, token, view.manage)}
 <h2>${view.manage ? 'Apps connected for this team' : 'Apps you connected for this team'}</h2>
-${connectedAppsTable(apps, base, token, view.manage)}
+${connectedAppsTable(apps.data, base, token, view.manage)}
 ${create}`;
     return sendPage(reply, status, page(`${team.name}: API keys`, viewerOf(request), body));
   }

@@ -8,6 +8,7 @@ import { asAccount } from '../../modules/accounts/index.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, formatTime, type Html, page, sendPage } from './layout.ts';
 import { requireCsrf, type SignedIn, signedIn } from './security.ts';
+import { personalViewer } from './settings-viewer.ts';
 import { viewerOf } from './signin-pages.ts';
 
 interface WebhookPageState {
@@ -41,7 +42,7 @@ ${deliveries.map(
 }
 
 export function webhooksPages(ctx: AppContext) {
-  const { webhooks, events } = ctx.services;
+  const { webhooks } = ctx.services;
 
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: WebhookPageState, status: number) {
     const by = asAccount(session.actor.account.id);
@@ -102,7 +103,7 @@ ${deliveriesTable(deliveries, urls)}`;
     app.get('/account/security', async (request, reply) => {
       const session = signedIn(request, reply);
       if (!session) return reply;
-      const entries = await events.securityLog(asAccount(session.actor.account.id));
+      const { data: entries } = await personalViewer(ctx, session).perform('me.security.read', { limit: 100 });
       const body = html`<p><a href="/account">← Your account</a> · <a href="/account/webhooks">Webhooks</a></p>
 <p>Every credential issued to or revoked from your account, newest first.</p>
 ${

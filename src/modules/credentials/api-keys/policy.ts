@@ -2,8 +2,9 @@
 // "Credentials"; spec "Resources: API key"). Pure functions over facts the service looked up.
 import type { Feature, Role } from '../../../kernel/actor.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { legacyScopes, roleCanGrant, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import { legacyScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
 import type { Acting } from '../../accounts/index.ts';
+import { grantableScopes } from '../grantable.ts';
 
 export interface TeamFacts {
   /** The creator's current role in the team, null when not a member. */
@@ -24,11 +25,14 @@ export function requireTeamKeyMaker(by: Acting, team: TeamFacts): void {
 }
 
 /**
- * Each scope must fit the key kind (team: public.*, team.*, people.*; personal: public.*, me.*)
- * and, for a team key, be one the creator's role could grant in this team now.
+ * Each scope must fit the key kind (team: public.*, team.*, people.*; personal: public.*, me.*),
+ * be one a key of this kind may hold for the creator's role in this team now (grantable.ts), and,
+ * when the key is made by another credential, be one that credential holds itself: a key never
+ * makes a key with more power than its own (`ceiling`).
  */
-export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts | null, kind: 'scoped' | 'registration'): void {
+export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts | null, kind: 'scoped' | 'registration', ceiling?: readonly Scope[]): void {
   const keyKind = team ? 'team' : 'personal';
+  const may = grantableScopes(kind, team, team?.role ?? null);
   for (const scope of scopes) {
     if (!scopeFitsKeyKind(scope, keyKind)) {
       throw new AppError(
@@ -36,12 +40,15 @@ export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts
         `A ${keyKind} key cannot hold ${scope}; ${keyKind === 'team' ? 'make a personal key for me.* scopes' : 'make a team key for team.* and people.* scopes'}.`,
       );
     }
-    if (team && !roleCanGrant(scope, team.role!, team.features)) {
-      throw new AppError('invalid_request', `The creator's role (${team.role}) or the team's features cannot grant ${scope}.`);
-    }
     // Registration keys never carry more than public.read public.ai (decisions.md).
-    if (kind === 'registration' && !legacyScopes.includes(scope)) {
+    if (kind === 'registration' && !may.includes(scope)) {
       throw new AppError('invalid_request', `A registration key can hold only ${legacyScopes.join(' and ')}.`);
+    }
+    if (!may.includes(scope)) {
+      throw new AppError('invalid_request', `The creator's role (${team?.role}) or the team's features cannot grant ${scope}.`);
+    }
+    if (ceiling && !ceiling.includes(scope)) {
+      throw new AppError('forbidden', `A key cannot be given ${scope}: the credential making it does not hold that scope itself.`);
     }
   }
 }

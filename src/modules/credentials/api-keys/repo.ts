@@ -107,6 +107,28 @@ export function listKeys(db: Q, filter: { accountId?: string; teamId?: string; i
   return q.orderBy('k.created_at', 'desc').orderBy('k.id').execute();
 }
 
+/** Where a page of keys resumes: after this key, in the list's order (newest first, then by id). */
+export interface KeyCursor {
+  createdAt: Date;
+  id: string;
+}
+
+// Compared at millisecond precision (what a cursor carries), on PGlite and PostgreSQL alike.
+const createdMs = sql<Date>`date_trunc('milliseconds', k.created_at)`;
+
+/** One page of live keys (`limit + 1` rows: the caller cuts it and knows there is more). */
+export function pageKeys(db: Q, filter: { accountId?: string; teamId?: string }, limit: number, after: KeyCursor | null) {
+  let q = viewQuery(db).select(createdMs.as('created_ms')).where('k.revoked_at', 'is', null);
+  if (filter.accountId) q = q.where('k.account_id', '=', filter.accountId);
+  if (filter.teamId) q = q.where('k.team_id', '=', filter.teamId);
+  if (after) q = q.where((eb) => eb.or([eb(createdMs, '<', after.createdAt), eb.and([eb(createdMs, '=', after.createdAt), eb('k.id', '>', after.id)])]));
+  return q
+    .orderBy(createdMs, 'desc')
+    .orderBy('k.id')
+    .limit(limit + 1)
+    .execute();
+}
+
 export async function updateKey(db: Q, id: string, set: { name?: string; expires_at?: Date | null; allowed_ips?: string[] }): Promise<void> {
   await db.updateTable('api_keys').set(set).where('id', '=', id).execute();
 }

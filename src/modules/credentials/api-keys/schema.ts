@@ -70,3 +70,23 @@ export function parseAllowedIps(values: readonly unknown[]): string[] {
   }
   return out;
 }
+
+const badCursor = () => invalid('The cursor is malformed; pass meta.nextCursor from the previous page unchanged.');
+
+/** Opaque keyset cursor of a key list: the last key's creation time and id. */
+export function encodeKeyCursor(createdAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify({ c: createdAt.toISOString(), i: id })).toString('base64url');
+}
+
+export function decodeKeyCursor(raw: string | undefined): { createdAt: Date; id: string } | null {
+  if (raw === undefined) return null;
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(raw)) throw badCursor();
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    const at = typeof v?.c === 'string' ? parseIsoTimestamp(v.c) : null;
+    if (at && !Number.isNaN(at.getTime()) && typeof v.i === 'string' && v.i.length <= 200) return { createdAt: at, id: v.i };
+  } catch {
+    // falls through to the 400 below
+  }
+  throw badCursor();
+}

@@ -3,15 +3,17 @@
 // role at creation, and again on every request by verify.ts (live power).
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { allScopes, roleCanGrant, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/operations.ts';
+import type { Page, PageInput } from '../../../kernel/schema.ts';
 import type { AccountActing, Accounts, Acting } from '../../accounts/index.ts';
 import type { CredentialEvent, CredentialVia } from '../../events/index.ts';
 import { asAccount } from '../../accounts/index.ts';
+import { grantableScopes } from '../grantable.ts';
 import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
 import * as policy from './policy.ts';
 import { presentKey } from './presenters.ts';
 import * as repo from './repo.ts';
-import { type ApiKeyView, parseAllowedIps, parseExpiry, parseKeyName, parseScopes } from './schema.ts';
+import { type ApiKeyView, decodeKeyCursor, encodeKeyCursor, parseAllowedIps, parseExpiry, parseKeyName, parseScopes } from './schema.ts';
 
 export interface CreateKeyInput {
   /** The account that makes and owns the key (for a team key: its creator). */
@@ -27,6 +29,15 @@ export interface CreateKeyInput {
   by?: Acting;
   /** Where it is issued, for the credential event (default: the website, or operator for the operator). */
   via?: CredentialVia;
+  /** Made by another credential: the scopes it holds, which the new key may not exceed. */
+  ceiling?: readonly Scope[];
+}
+
+/** What a key change may set; fields left out stay as they are. */
+export interface KeyChange {
+  name?: string;
+  expiresAt?: string | Date | null;
+  allowedIps?: readonly string[];
 }
 
 export interface CreatedKey {
@@ -109,7 +120,8 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
         if (kind === 'registration') throw new AppError('invalid_request', 'A registration key is always personal.');
       }
       if (scopes === null && team) throw new AppError('invalid_request', 'A team key needs scopes.');
-      if (scopes) policy.requireGrantableScopes(scopes, team, kind);
+      if (scopes) policy.requireGrantableScopes(scopes, team, kind, input.ceiling);
+      if (scopes === null && input.ceiling) throw new AppError('invalid_request', 'A key made by another credential needs scopes.');
       const key = newApiKeyValue();
       const id = `key_${crypto.randomUUID()}`;
       await repo.insertKey(db, {
@@ -146,22 +158,6 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     },
 
     /**
-     * A team's Settings → API keys as one member sees it: owners and admins see every key of the
-     * team and may make team keys with the scopes their role can grant; other members see only the
-     * team keys they made. A team they are not in does not exist for them.
-     */
-    async teamPage(by: AccountActing, teamId: string) {
-      const team = await accounts.teams.find(teamId);
-      const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
-      if (!team || !role) throw new AppError('not_found', 'No such team.');
-      const manage = policy.canListTeamKeys(by, role);
-      const rows = await repo.listKeys(db, manage ? { teamId, includeRevoked: false } : { accountId: by.accountId, includeRevoked: false });
-      const keys = rows.map(presentKey).filter((k) => manage || (k.owner.type === 'team' && k.owner.teamId === teamId));
-      const grantableScopes = manage ? allScopes.filter((s) => scopeFitsKeyKind(s, 'team') && roleCanGrant(s, role, team.features)) : [];
-      return { team, role, manage, keys, grantableScopes };
-    },
-
-    /**
      * The scopes this person may put on a key of this team now (what an OAuth grant for the team
      * may hold too), or null when they may not make team keys there.
      */
@@ -169,7 +165,37 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
       const team = await accounts.teams.find(teamId);
       const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
       if (!team || !role || !policy.canMakeTeamKeys(role)) return null;
-      return allScopes.filter((s) => scopeFitsKeyKind(s, 'team') && roleCanGrant(s, role, team.features));
+      return grantableScopes('scoped', team, role);
+    },
+
+    /**
+     * One page of live keys, newest first: the keys a person made (personal, and team keys they
+     * made), or a team's — every key for its owners and admins, the team keys they made for
+     * anyone else in the team. A team they are not in does not exist for them.
+     */
+    async page(by: AccountActing, where: KeyContext, q: PageInput): Promise<Page<ApiKeyView>> {
+      const after = decodeKeyCursor(q.cursor);
+      let filter: { accountId?: string; teamId?: string } = { accountId: by.accountId };
+      if ('teamId' in where) {
+        const role = await accounts.members.roleOf(where.teamId, by.accountId);
+        if (!role) throw new AppError('not_found', 'No such team.');
+        filter = policy.canListTeamKeys(by, role) ? { teamId: where.teamId } : { teamId: where.teamId, accountId: by.accountId };
+      } else if (where.accountId !== by.accountId) throw notFound();
+      const rows = await repo.pageKeys(db, filter, q.limit, after);
+      const kept = rows.slice(0, q.limit);
+      const last = kept[kept.length - 1];
+      const more = rows.length > q.limit && last;
+      return { data: kept.map(presentKey), meta: { nextCursor: more ? encodeKeyCursor(new Date(last.created_ms), last.id) : null } };
+    },
+
+    /** Renames a key, or changes its expiry or allowed addresses (only the fields given). */
+    async update(by: Acting, ref: KeyRef, set: KeyChange): Promise<ApiKeyView> {
+      const now = clock.now();
+      return change(by, ref, {
+        ...(set.name !== undefined ? { name: parseKeyName(set.name) } : {}),
+        ...(set.expiresAt !== undefined ? { expires_at: parseExpiry(set.expiresAt, now) } : {}),
+        ...(set.allowedIps !== undefined ? { allowed_ips: parseAllowedIps(set.allowedIps) } : {}),
+      });
     },
 
     async get(by: Acting, id: string): Promise<ApiKeyView> {

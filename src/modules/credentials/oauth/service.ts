@@ -4,10 +4,11 @@
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Jobs } from '../../../kernel/jobs.ts';
-import { allScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/operations.ts';
 import { type AccountActing, type Accounts, asAccount } from '../../accounts/index.ts';
 import { canListTeamKeys, canManageKey } from '../api-keys/policy.ts';
 import type { ApiKeys } from '../api-keys/service.ts';
+import { grantableScopes } from '../grantable.ts';
 import { type AuthorizationRequest, createAuthorize, type OwnerChoice } from './authorize.ts';
 import { createClientCleanup } from './cleanup.ts';
 import { createClients } from './clients.ts';
@@ -48,7 +49,7 @@ function presentApp(row: repo.GrantView): ConnectedApp {
   };
 }
 
-const personalScopes = allScopes.filter((s) => scopeFitsKeyKind(s, 'personal'));
+const personalScopes = grantableScopes('oauth', null, null);
 
 export interface OAuthDeps {
   accounts: Accounts;

@@ -1,0 +1,55 @@
+// Who is acting on the account page, a team's Settings → API keys and the security log: the
+// signed-in person's own Actor (personal keys, their apps, their log) or that person acting for
+// the team (the same Actor a v2 request with their session gets, as dashboard/viewer.ts does).
+// Pages perform only the operations listed here, through the same gates as every surface, and
+// ask `may` which forms to offer.
+import type { OperationId, OperationInput, OperationOutput } from '../../catalogue.ts';
+import type { AppContext } from '../../context.ts';
+import type { Actor } from '../../kernel/actor.ts';
+import type { KeyContext } from '../../modules/credentials/index.ts';
+import type { SignedIn } from './security.ts';
+
+/** Every operation the key pages and the security log perform: their bindings of the catalogue. */
+export const settingsOperations = [
+  'me.keys.list',
+  'me.keys.create',
+  'me.keys.update',
+  'me.keys.revoke',
+  'team.keys.list',
+  'team.keys.create',
+  'team.keys.update',
+  'team.keys.revoke',
+  'me.apps.list',
+  'me.apps.disconnect',
+  'team.apps.list',
+  'team.apps.disconnect',
+  'me.security.read',
+] as const satisfies readonly OperationId[];
+export type SettingsOperation = (typeof settingsOperations)[number];
+
+export interface SettingsViewer {
+  actor: Actor;
+  perform<Id extends SettingsOperation>(id: Id, input: OperationInput<Id>): Promise<OperationOutput<Id>>;
+  may(id: SettingsOperation): boolean;
+}
+
+function viewer(ctx: AppContext, actor: Actor): SettingsViewer {
+  // The website's own pages are not counted against the limits of API credentials.
+  const options = { call: { surface: 'web' as const }, count: false };
+  return {
+    actor,
+    perform: async (id, input) => (await ctx.operations.perform(actor, id, input, options)).result as never,
+    may: (id) => ctx.operations.mayPerform(actor, id),
+  };
+}
+
+/** The person's own viewer (account page, security log). */
+export function personalViewer(ctx: AppContext, session: SignedIn): SettingsViewer {
+  return viewer(ctx, session.actor);
+}
+
+/** The viewer where a key page acts: the team (404 for anyone outside it) or the person. */
+export async function settingsViewer(ctx: AppContext, session: SignedIn, where: KeyContext): Promise<SettingsViewer> {
+  if ('teamId' in where) return viewer(ctx, await ctx.services.credentials.actingForTeam(session, where.teamId));
+  return personalViewer(ctx, session);
+}
