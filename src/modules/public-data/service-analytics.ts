@@ -25,8 +25,7 @@ export interface LatestRollCall {
 
 const day = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v)).slice(0, 10);
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-const counted = (rows: { label: string | null; n: unknown }[], blank: string): Counted[] =>
-  rows.map((r) => ({ label: r.label ?? blank, n: Number(r.n) }));
+const counted = (rows: { label: string | null; n: unknown }[], blank: string): Counted[] => rows.map((r) => ({ label: r.label ?? blank, n: Number(r.n) }));
 const lowered = (records: readonly string[]) => [...new Set(records.map((r) => r.toLowerCase()))];
 
 export function createAnalytics(deps: Pick<ModuleDeps, 'db'>) {
@@ -56,7 +55,14 @@ export function createAnalytics(deps: Pick<ModuleDeps, 'db'>) {
           date: day(r.date),
           actionName: r.action_name,
           result: r.result,
-          tallies: { yea: Number(r.yea), nay: Number(r.nay), absent: Number(r.absent), notVoting: Number(r.not_voting), present: Number(r.present), recused: Number(r.recused) },
+          tallies: {
+            yea: Number(r.yea),
+            nay: Number(r.nay),
+            absent: Number(r.absent),
+            notVoting: Number(r.not_voting),
+            present: Number(r.present),
+            recused: Number(r.recused),
+          },
           votes: json<LatestRollCall['votes']>(r.votes),
         }))
         .sort((a, b) => a.recordNumber.localeCompare(b.recordNumber));
@@ -71,7 +77,13 @@ export function createAnalytics(deps: Pick<ModuleDeps, 'db'>) {
         where p.id = ${personId}
         group by p.name, v.value order by count(v.value) desc, v.value`.execute(db);
       if (!rows.rows.length) return null;
-      return { name: rows.rows[0]!.name, counts: counted(rows.rows.filter((r) => r.label !== null), '') };
+      return {
+        name: rows.rows[0]!.name,
+        counts: counted(
+          rows.rows.filter((r) => r.label !== null),
+          '',
+        ),
+      };
     },
     /**
      * Attendance over the latest `meetings` meetings (of a body, within dates), counted by value,
@@ -94,7 +106,10 @@ export function createAnalytics(deps: Pick<ModuleDeps, 'db'>) {
       return {
         meetings: Number(first?.meetings ?? 0),
         held: Number(first?.held ?? 0),
-        counts: counted(rows.rows.filter((r) => r.label !== null), ''),
+        counts: counted(
+          rows.rows.filter((r) => r.label !== null),
+          '',
+        ),
       };
     },
     /** Campaign receipts by period, for one committee, a ward's committees or all (one statement, as /money/totals). */
@@ -104,23 +119,24 @@ export function createAnalytics(deps: Pick<ModuleDeps, 'db'>) {
     },
     /**
      * Lobbying compensation summed by client (or, for one client, by lobbyist), the twelve largest,
-     * with the number of reports and the client's name.
+     * each with its id, plus the number of reports and the client's name.
      */
     async compensation(f: { clientId?: string | undefined; year?: number | undefined }) {
-      const rows = await sql<{ label: string | null; amount: string; reports: unknown; total_reports: unknown; client_name: string | null }>`
+      const rows = await sql<{ id: string | null; label: string | null; amount: string; total_reports: unknown; client_name: string | null }>`
         with x as (
           select c.*, cl.name as client_name, p.name as lobbyist_name
           from lobbying_compensation c left join lobbying_clients cl on cl.id = c.client_id left join people p on p.id = c.lobbyist_id
           where (${f.clientId ?? null}::text is null or c.client_id = ${f.clientId ?? null})
             and (${f.year ?? null}::int is null or extract(year from c.period_start) = ${f.year ?? null}::int)
         )
-        select case when ${f.clientId ?? null}::text is null then client_name else lobbyist_name end as label,
-          sum(amount)::text as amount, count(*) as reports, sum(count(*)) over () as total_reports, max(client_name) as client_name
+        select case when ${f.clientId ?? null}::text is null then client_id else lobbyist_id end as id,
+          max(case when ${f.clientId ?? null}::text is null then client_name else lobbyist_name end) as label,
+          sum(amount)::text as amount, sum(count(*)) over () as total_reports, max(client_name) as client_name
         from x group by 1 order by sum(amount) desc, 1 limit 12`.execute(db);
       return {
         reports: Number(rows.rows[0]?.total_reports ?? 0),
         clientName: rows.rows[0]?.client_name ?? null,
-        rows: rows.rows.map((r) => ({ label: r.label ?? 'Unnamed', amount: Number(r.amount) })),
+        rows: rows.rows.map((r) => ({ id: r.id, label: r.label ?? 'Unnamed', amount: Number(r.amount) })),
       };
     },
     /** These matters counted by their current status. */

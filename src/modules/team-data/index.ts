@@ -10,8 +10,9 @@ import { createTeamDataService, type TeamDataService } from './service.ts';
 
 export type TeamData = TeamDataService;
 
-export function createTeamData(deps: ModuleDeps, others: { events?: TeamEvents } = {}): TeamData {
-  const kit = createKit(deps, createDirectory(deps), others.events ?? pgNotifyEvents(deps.db), createAnalytics(deps));
+/** `accountName`: a note author's name, from the accounts module (the composition root passes it). */
+export function createTeamData(deps: ModuleDeps, others: { events?: TeamEvents; accountName?: (accountId: string) => Promise<string | null> } = {}): TeamData {
+  const kit = createKit(deps, createDirectory(deps), others.events ?? pgNotifyEvents(deps.db), createAnalytics(deps), others.accountName ?? (async () => null));
   return createTeamDataService(kit);
 }
 

@@ -17,16 +17,25 @@ export interface Kit {
   analytics: Analytics;
   emit(event: Omit<TeamEvent, 'at'>): Promise<void>;
   newId(prefix: string): string;
+  /** A team member's name (or email) for the notes they wrote; null for an account that is gone. */
+  accountName(accountId: string): Promise<string | null>;
   /** The matter with this record number (case-insensitive), or 404. */
   matter(record: string): Promise<{ id: string; recordNumber: string; title: string }>;
 }
 
-export function createKit(deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger }, directory: Directory, events: TeamEvents, analytics: Analytics): Kit {
+export function createKit(
+  deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger },
+  directory: Directory,
+  events: TeamEvents,
+  analytics: Analytics,
+  accountName: Kit['accountName'],
+): Kit {
   return {
     db: deps.db,
     clock: deps.clock,
     directory,
     analytics,
+    accountName,
     async emit(event) {
       try {
         await events.publish({ ...event, at: deps.clock.now().toISOString() });

@@ -339,7 +339,7 @@ export const teamDataOperations = {
     access: access.team('team.positions.read', 'team_data'),
     summary: "How each alderperson voted relative to the team's stances",
     description:
-      "For every bill the team has a stance on, its latest roll call is scored: a Yea on a bill the team supports or a Nay on one it opposes is with the team, the other way against it; any other vote (absent, present, …) is neither. " +
+      'For every bill the team has a stance on, its latest roll call is scored: a Yea on a bill the team supports or a Nay on one it opposes is with the team, the other way against it; any other vote (absent, present, …) is neither. ' +
       'Per person: votes with and against, and agreement = with / (with + against) over the team’s bills, each vote cited by roll call. Per bill: yeas and nays and how many went each way for the team. A bill without a roll call is listed with rollCall null.',
     input: a.ScorecardQuery,
     output: a.Scorecard,

@@ -48,9 +48,12 @@ export const Scorecard = Type.Object({
       title: Nullable(Type.String()),
       stance: Stance,
       rollCall: Nullable(
-        Type.Object({ id: Type.String(), date: Type.String({ format: 'date' }), actionName: Type.String(), result: Nullable(Type.String()) }, {
-          description: 'The latest roll call on the bill, the one scored; null when the bill has none.',
-        }),
+        Type.Object(
+          { id: Type.String(), date: Type.String({ format: 'date' }), actionName: Type.String(), result: Nullable(Type.String()) },
+          {
+            description: 'The latest roll call on the bill, the one scored; null when the bill has none.',
+          },
+        ),
       ),
       yeas: Type.Integer(),
       nays: Type.Integer(),

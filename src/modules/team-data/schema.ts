@@ -57,6 +57,8 @@ export const Note = Type.Object({
   body: Type.String(),
   subject: Nullable(Subject),
   authorId: Type.String(),
+  authorName: Nullable(Type.String({ description: "The author's name (or email address when they gave no name); null when the account is gone." })),
+  yours: Type.Boolean({ description: 'Whether the caller wrote it: only the author may change or delete a note.' }),
   createdAt: At('When the note was written.'),
   updatedAt: At('When the note last changed.'),
 });

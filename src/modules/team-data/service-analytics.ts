@@ -21,7 +21,6 @@ const during = (s: S) => (s.from || s.to ? ` (${s.from ?? 'â€¦'} to ${s.to ?? 'â
 const dollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 const bars = (rows: Counted[], href: (label: string) => string | null = () => null): Bars =>
   rows.map((r) => ({ label: r.label, value: r.n, text: String(r.n), href: href(r.label) }));
-const matterPath = (record: string) => `/matters/${encodeURIComponent(record)}`;
 
 /** Whether a vote agrees with the stance: Yea on a bill supported, Nay on one opposed; null for any other value. */
 export function agrees(value: string, stance: Stance): boolean | null {
@@ -100,7 +99,9 @@ export function createAnalyticsService(kit: Kit) {
     },
     async money_by_period(_t, s) {
       const period = (str(s.period) ?? 'year') as 'year';
-      const rows = (await analytics.receiptsByPeriod(period, { committeeId: str(s.committeeId), ward: typeof s.ward === 'number' ? s.ward : undefined })).slice(-16);
+      const rows = (await analytics.receiptsByPeriod(period, { committeeId: str(s.committeeId), ward: typeof s.ward === 'number' ? s.ward : undefined })).slice(
+        -16,
+      );
       const who = str(s.committeeId) ? 'one committee' : s.ward ? `ward ${s.ward}` : 'all committees';
       const label = (start: string) => (period === 'year' ? start.slice(0, 4) : start.slice(0, 7));
       return {
@@ -114,11 +115,18 @@ export function createAnalyticsService(kit: Kit) {
       const clientId = str(s.clientId);
       const year = typeof s.year === 'number' ? s.year : undefined;
       const c = await analytics.compensation({ clientId, year });
-      const title = clientId ? `Lobbying compensation for ${c.clientName ?? 'this client'}, by lobbyist` : 'Lobbying compensation by client (the twelve largest)';
+      const title = clientId
+        ? `Lobbying compensation for ${c.clientName ?? 'this client'}, by lobbyist`
+        : 'Lobbying compensation by client (the twelve largest)';
       return {
         title: `${title}${year ? `, ${year}` : ''}`,
         head: [clientId ? 'Lobbyist' : 'Client', 'Compensation'],
-        bars: c.rows.map((r) => ({ label: r.label, value: r.amount, text: dollars(r.amount), href: null })),
+        bars: c.rows.map((r) => ({
+          label: r.label,
+          value: r.amount,
+          text: dollars(r.amount),
+          href: r.id ? `/lobbying/${clientId ? 'lobbyists' : 'clients'}/${encodeURIComponent(r.id)}` : null,
+        })),
         note: `${c.reports} compensation reports.`,
       };
     },
@@ -192,12 +200,30 @@ export function createAnalyticsService(kit: Kit) {
       const bills = positions
         .map((p) => {
           const s = byRecord.get(p.record_number.toLowerCase());
-          const bill = { recordNumber: p.record_number, title: s?.rc.title ?? null, stance: p.stance, rollCall: null, yeas: 0, nays: 0, withStance: 0, againstStance: 0 };
+          const bill = {
+            recordNumber: p.record_number,
+            title: s?.rc.title ?? null,
+            stance: p.stance,
+            rollCall: null,
+            yeas: 0,
+            nays: 0,
+            withStance: 0,
+            againstStance: 0,
+          };
           if (!s) return bill;
           const { rc } = s;
           for (const v of rc.votes) {
             const a = agrees(v.value, p.stance);
-            const person = people.get(v.personId) ?? { personId: v.personId, name: v.name, ward: v.ward, withStance: 0, againstStance: 0, notVoting: 0, agreement: null, votes: [] };
+            const person = people.get(v.personId) ?? {
+              personId: v.personId,
+              name: v.name,
+              ward: v.ward,
+              withStance: 0,
+              againstStance: 0,
+              notVoting: 0,
+              agreement: null,
+              votes: [],
+            };
             person.votes.push({ recordNumber: rc.recordNumber, rollCallId: rc.rollCallId, value: v.value, agrees: a });
             if (a === null) person.notVoting++;
             else if (a) person.withStance++;
@@ -220,7 +246,14 @@ export function createAnalyticsService(kit: Kit) {
     async starter(actor: Actor): Promise<{ created: boolean }> {
       const teamId = policy.teamOf(actor);
       const id = kit.newId('dash');
-      const created = await repo.insertDashboardIfNone(db, { id, teamId, name: 'Our bills', layout: starterLayout, createdBy: actor.account.id, at: kit.clock.now() });
+      const created = await repo.insertDashboardIfNone(db, {
+        id,
+        teamId,
+        name: 'Our bills',
+        layout: starterLayout,
+        createdBy: actor.account.id,
+        at: kit.clock.now(),
+      });
       if (created) await kit.emit({ teamId, kind: 'dashboard', action: 'created', id });
       return { created };
     },

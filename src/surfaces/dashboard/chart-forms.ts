@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { analyticsSchemas, teamSchemas } from '../../modules/team-data/index.ts';
+import { type analyticsSchemas, teamSchemas } from '../../modules/team-data/index.ts';
 import { chartWithTable } from '../charts/bar-chart.ts';
 import { type PickType, picked, picker, prefill, type Search } from '../pages/picker.ts';
 import { field } from '../web/form.ts';
@@ -27,7 +27,7 @@ const to: Field = { name: 'to', label: 'To (date, optional)', type: 'date' };
 
 /** Each kind's name, what it shows, and its fields (money's campaign committee is set in the layout JSON: no search covers committees' ids yet). */
 export const chartKinds: Record<Kind, { name: string; shows: string; fields: Field[] }> = {
-  team_bills_by_status: { name: "Our bills by status", shows: 'The bills the team follows or has a stance on, counted by where they stand.', fields: [] },
+  team_bills_by_status: { name: 'Our bills by status', shows: 'The bills the team follows or has a stance on, counted by where they stand.', fields: [] },
   team_upcoming_agendas: { name: 'Our bills on upcoming agendas', shows: 'Meetings ahead whose agenda holds the team’s bills.', fields: [] },
   team_target_votes: { name: 'How our targets voted', shows: 'Each target’s votes with the team’s stance on the bills they are targeted for.', fields: [] },
   roll_call: {
@@ -43,20 +43,37 @@ export const chartKinds: Record<Kind, { name: string; shows: string; fields: Fie
   attendance: {
     name: 'Attendance',
     shows: 'Attendance at the latest 20 meetings, of one committee and/or one person.',
-    fields: [{ name: 'bodyId', label: 'Committee (optional)', type: 'pick', types: ['body'] }, { name: 'personId', label: 'Person (optional)', type: 'pick', types: ['person'] }, from, to],
+    fields: [
+      { name: 'bodyId', label: 'Committee (optional)', type: 'pick', types: ['body'] },
+      { name: 'personId', label: 'Person (optional)', type: 'pick', types: ['person'] },
+      from,
+      to,
+    ],
   },
   money_by_period: {
     name: 'Campaign money by period',
     shows: 'Campaign receipts per month, quarter or year, for all committees or one ward’s.',
     fields: [
-      { name: 'period', label: 'Period', type: 'select', options: [['year', 'Year'], ['quarter', 'Quarter'], ['month', 'Month']] },
+      {
+        name: 'period',
+        label: 'Period',
+        type: 'select',
+        options: [
+          ['year', 'Year'],
+          ['quarter', 'Quarter'],
+          ['month', 'Month'],
+        ],
+      },
       { name: 'ward', label: 'Ward (optional, 1–50)', type: 'number', min: 1, max: 50 },
     ],
   },
   lobbying_by_client: {
     name: 'Lobbying by client',
     shows: 'Lobbying compensation by client, or for one client by lobbyist.',
-    fields: [{ name: 'clientId', label: 'Lobbying client (optional)', type: 'pick', types: ['lobbying_client'] }, { name: 'year', label: 'Year (optional)', type: 'number', min: 1990, max: 2100 }],
+    fields: [
+      { name: 'clientId', label: 'Lobbying client (optional)', type: 'pick', types: ['lobbying_client'] },
+      { name: 'year', label: 'Year (optional)', type: 'number', min: 1990, max: 2100 },
+    ],
   },
 };
 
@@ -95,7 +112,10 @@ export function chartFormPages(ctx: AppContext) {
     if (!isKind(kind)) throw new AppError('not_found', `No chart kind "${kind}".`);
     return kind;
   };
-  const searchFor = (v: TeamViewer): Search => (input) => v.perform('search.read', input);
+  const searchFor =
+    (v: TeamViewer): Search =>
+    (input) =>
+      v.perform('search.read', input);
 
   async function formPage(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, error?: string, status = 200) {
     const { dashId } = request.params as { dashId: string };

@@ -29,7 +29,8 @@ function peopleTable(base: string, card: Card, sort: Sort): Html {
 <td class="num agreement" data-agreement="${p.agreement ?? ''}"><meter min="0" max="1" value="${p.agreement ?? 0}" aria-hidden="true"></meter> ${percent(p.agreement)}</td>
 <td class="num">${p.withStance}</td><td class="num">${p.againstStance}</td><td class="num">${p.notVoting}</td>
 <td><details><summary>${p.votes.length} votes</summary><ul>${p.votes.map(
-    (x) => html`<li>${matterLink(x.recordNumber)}: ${rollCallLink(x.rollCallId, x.value)} ${x.agrees === null ? '' : x.agrees ? html`<span class="with">with us</span>` : html`<span class="against">against us</span>`}</li>`,
+    (x) =>
+      html`<li>${matterLink(x.recordNumber)}: ${rollCallLink(x.rollCallId, x.value)} ${x.agrees === null ? '' : x.agrees ? html`<span class="with">with us</span>` : html`<span class="against">against us</span>`}</li>`,
   )}</ul></details></td></tr>`;
   return html`<table class="scorecard"><caption>Alderpersons scored on the team’s bills</caption><thead><tr>${head('Alderperson', 'name')}${head('Ward', 'ward')}${head('Agreement', 'agreement', '-agreement')}<th scope="col">With us</th>${head('Against us', '-against')}<th scope="col">Neither</th><th scope="col">Votes cited</th></tr></thead>
 <tbody>${card.people.map(row)}</tbody></table>`;
@@ -38,7 +39,9 @@ function peopleTable(base: string, card: Card, sort: Sort): Html {
 function billsTable(card: Card): Html {
   return html`<table><caption>The team’s bills and their latest roll call</caption><thead><tr><th scope="col">Bill</th><th scope="col">Our stance</th><th scope="col">Roll call scored</th><th scope="col" class="num">Yeas</th><th scope="col" class="num">Nays</th><th scope="col" class="num">With us</th><th scope="col" class="num">Against us</th></tr></thead>
 <tbody>${card.bills.map(
-    (b) => html`<tr data-record="${b.recordNumber}"><td>${matterLink(b.recordNumber)}<br><span class="muted">${b.title ?? ''}</span></td><td>${stanceText(b.stance)}</td>
+    (
+      b,
+    ) => html`<tr data-record="${b.recordNumber}"><td>${matterLink(b.recordNumber)}<br><span class="muted">${b.title ?? ''}</span></td><td>${stanceText(b.stance)}</td>
 <td>${b.rollCall ? rollCallLink(b.rollCall.id, `${b.rollCall.date}: ${b.rollCall.actionName}`) : html`<span class="muted">No roll call yet</span>`}</td>
 <td class="num">${b.yeas}</td><td class="num">${b.nays}</td><td class="num">${b.withStance}</td><td class="num">${b.againstStance}</td></tr>`,
   )}</tbody></table>`;

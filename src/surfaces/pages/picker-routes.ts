@@ -65,9 +65,7 @@ export function pickerRoutes(ctx: AppContext) {
       const back = sameSitePath(text(query.return, 'return', 500));
       const found = q ? await searchPicks(search, types, q, 25) : [];
       const choose = (r: (typeof found)[number]) =>
-        back && field
-          ? html`<a href="${returnUrl(back, field, r.value, r.label)}">Choose ${r.label}</a>`
-          : html`${r.label}`;
+        back && field ? html`<a href="${returnUrl(back, field, r.value, r.label)}">Choose ${r.label}</a>` : html`${r.label}`;
       const body = html`<form method="get" action="/pick" role="search">
 <input type="hidden" name="types" value="${types.join(',')}">${field ? html`<input type="hidden" name="field" value="${field}">` : ''}${back ? html`<input type="hidden" name="return" value="${back}">` : ''}
 <label>Record number, title or name <input name="q" value="${q}" maxlength="200" required></label><button type="submit">Search</button></form>

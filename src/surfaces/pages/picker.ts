@@ -13,7 +13,13 @@ type Html = ReturnType<typeof html>;
 export const pickTypes = ['matter', 'person', 'meeting', 'body', 'lobbying_client'] as const;
 export type PickType = (typeof pickTypes)[number];
 
-const nouns: Record<PickType, string> = { matter: 'a bill', person: 'a person', meeting: 'a meeting', body: 'a committee', lobbying_client: 'a lobbying client' };
+const nouns: Record<PickType, string> = {
+  matter: 'a bill',
+  person: 'a person',
+  meeting: 'a meeting',
+  body: 'a committee',
+  lobbying_client: 'a lobbying client',
+};
 
 export function pickNoun(types: readonly PickType[]): string {
   return types.length === 1 ? nouns[types[0]!] : 'a record';
@@ -30,6 +36,8 @@ export interface PickerOptions {
   required?: boolean;
   /** The page /pick returns to (a path on this site); the form's own page. */
   returnTo: string;
+  /** The element id, when one page has several pickers of the same field (default `pick-<name>`). */
+  id?: string;
 }
 
 /**
@@ -46,7 +54,7 @@ export function pickLink(o: Pick<PickerOptions, 'name' | 'types' | 'returnTo'>, 
 }
 
 export function picker(o: PickerOptions): Html {
-  const id = `pick-${o.name}`;
+  const id = o.id ?? `pick-${o.name}`;
   return html`<div class="picker" data-picker data-types="${o.types.join(',')}">
 <label for="${id}">${o.label}</label>
 <input id="${id}" name="${o.name}-text" value="${o.text ?? o.value ?? ''}" type="text" maxlength="200" autocomplete="off" spellcheck="false"
@@ -97,6 +105,8 @@ export async function picked(search: Search, body: unknown, name: string, types:
   if (found.length === 1) return found[0]!.value;
   throw new AppError(
     'invalid_request',
-    found.length ? `"${text}" matches more than one record: choose one from the list, or search for it on a page.` : `Nothing in the public record matches "${text}".`,
+    found.length
+      ? `"${text}" matches more than one record: choose one from the list, or search for it on a page.`
+      : `Nothing in the public record matches "${text}".`,
   );
 }

@@ -30,7 +30,7 @@
 
   function activate(p, index) {
     const all = options(p);
-    all.forEach((o, i) => o.setAttribute('aria-selected', String(i === index)));
+    for (const [i, o] of all.entries()) o.setAttribute('aria-selected', String(i === index));
     const active = all[index];
     if (active) {
       p.input.setAttribute('aria-activedescendant', active.id);
