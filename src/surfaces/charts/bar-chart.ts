@@ -27,7 +27,9 @@ export function barChart(chart: Chart): Html {
   const rowH = 24;
   const labelW = 200;
   const barW = 320;
-  const width = labelW + barW + 110;
+  // Room after the longest bar for the longest figure ("3 of 4 with the team", "$1,234,567").
+  const textW = Math.max(110, ...chart.bars.map((b) => (b.text ?? String(b.value)).length * 7.5 + 12));
+  const width = labelW + barW + Math.ceil(textW);
   const height = Math.max(1, chart.bars.length) * rowH + 8;
   const max = Math.max(0, ...chart.bars.map((b) => b.value));
   const bars = chart.bars.map((b, i) => {
