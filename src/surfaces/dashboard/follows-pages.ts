@@ -66,7 +66,9 @@ ${picker({ name: 'refId', id: `pick-follow-${type}`, types: [pick], label, requi
       const type = field(request.body, 'type') as 'legislation';
       const pick = recordFollows.find(([t]) => t === type)?.[1];
       return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/follows`, async () => {
-        const refId = pick ? await picked((input) => v.perform('search.read', input), request.body, 'refId', [pick]) : field(request.body, 'query') || field(request.body, 'refId');
+        const refId = pick
+          ? await picked((input) => v.perform('search.read', input), request.body, 'refId', [pick])
+          : field(request.body, 'query') || field(request.body, 'refId');
         return v.perform('team.follows.create', { type, refId: refId ?? '', ...(label ? { label } : {}) });
       });
     });

@@ -50,12 +50,22 @@ test('a chart kind’s own form: a bill typed into the picker, previewed, then a
   assert.equal(preview.status, 200);
   assert.match(preview.body, new RegExp(`Roll call on ${record}`));
   assert.match(preview.body, new RegExp(`<input type="hidden" name="recordNumber" value="${record}">`));
-  const added = await b.post(`${url('analytics')}/${dash.id}/widgets`, { _csrf: csrfOf(preview.body), kind: 'roll_call', baseVersion: String(dash.version), recordNumber: record });
+  const added = await b.post(`${url('analytics')}/${dash.id}/widgets`, {
+    _csrf: csrfOf(preview.body),
+    kind: 'roll_call',
+    baseVersion: String(dash.version),
+    recordNumber: record,
+  });
   assert.equal(added.status, 303);
   const view = await b.get(added.location!);
   assert.match(view.body, new RegExp(`Roll call on ${record}`));
   // Text matching nothing is a 400 that says so, and nothing is added.
-  const none = await b.post(`${url('analytics')}/${dash.id}/widgets`, { _csrf: csrfOf(preview.body), kind: 'roll_call', baseVersion: String(dash.version + 1), 'recordNumber-text': 'zzqx nothing' });
+  const none = await b.post(`${url('analytics')}/${dash.id}/widgets`, {
+    _csrf: csrfOf(preview.body),
+    kind: 'roll_call',
+    baseVersion: String(dash.version + 1),
+    'recordNumber-text': 'zzqx nothing',
+  });
   assert.equal(none.status, 400);
   assert.match(none.body, /Nothing in the public record matches/);
 });
@@ -90,7 +100,10 @@ test('the scorecard page: people sorted by agreement with the team, each vote ci
   const byName = await b.get(`${url('scorecard')}?sort=name`);
   const names = [...byName.body.matchAll(/<tr data-person="[^"]+">\s*<td><a href="\/people\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]!);
   assert.ok(names.length > 10);
-  assert.deepEqual(names, [...names].sort((x, y) => x.localeCompare(y)));
+  assert.deepEqual(
+    names,
+    [...names].sort((x, y) => x.localeCompare(y)),
+  );
   assert.equal((await b.get(`${url('scorecard')}?sort=luck`)).status, 400);
 });
 
@@ -99,7 +112,8 @@ test('no dashboard form asks for an id: records are chosen with pickers', async 
   expectOk(await api(w.t)(team.keys.owner, 'POST', '/team/follows', { type: 'legislation', refId: record }), 201);
   const dash = expectOk(await api(w.t)(team.keys.owner, 'GET', '/team/dashboards')).data[0];
   const pages = ['legislation', 'positions', 'follows', 'notes', 'targets', 'analytics', 'scorecard'].map(url);
-  for (const kind of ['roll_call', 'voting_record', 'attendance', 'money_by_period', 'lobbying_by_client']) pages.push(`${url('analytics')}/${dash.id}/add/${kind}`);
+  for (const kind of ['roll_call', 'voting_record', 'attendance', 'money_by_period', 'lobbying_by_client'])
+    pages.push(`${url('analytics')}/${dash.id}/add/${kind}`);
   for (const path of pages) {
     const res = await b.get(path);
     assert.equal(res.status, 200, path);

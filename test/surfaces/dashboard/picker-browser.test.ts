@@ -82,14 +82,24 @@ test('type a name in the picker, choose with the keyboard, submit: the person is
 
 test('without JavaScript: the search page chooses the person and the form sends the choice', async () => {
   const page = await open(`/dashboard/${team.id}/follows`, false);
-  await page.locator('#pick-follow-person').locator('..').getByRole('link', { name: /Search for a person/ }).click();
+  await page
+    .locator('#pick-follow-person')
+    .locator('..')
+    .getByRole('link', { name: /Search for a person/ })
+    .click();
   await page.getByLabel('Record number, title or name').fill(alder.name);
   await page.getByRole('button', { name: 'Search' }).click();
   await page.screenshot({ path: `${shots}/pick-no-js.png`, fullPage: true });
-  await page.getByRole('link', { name: `Choose ${alder.name}` }).first().click();
+  await page
+    .getByRole('link', { name: `Choose ${alder.name}` })
+    .first()
+    .click();
   assert.match(page.url(), /\/follows\?type=person/);
   assert.equal(await page.locator('#pick-follow-person').inputValue(), alder.name);
-  await page.locator('form.follow-form', { has: page.locator('#pick-follow-person') }).getByRole('button', { name: 'Follow' }).click();
+  await page
+    .locator('form.follow-form', { has: page.locator('#pick-follow-person') })
+    .getByRole('button', { name: 'Follow' })
+    .click();
   await page.locator('td', { hasText: alder.id }).first().waitFor();
   await page.context().close();
 });
