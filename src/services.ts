@@ -74,7 +74,14 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     idempotency: createIdempotency(deps),
     mailer,
     sessions,
-    teamData: createTeamData(deps, { events: live.bus }),
+    teamData: createTeamData(deps, {
+      events: live.bus,
+      accountName: async (id) =>
+        accounts.get(id).then(
+          (a) => a.name ?? a.email,
+          () => null,
+        ),
+    }),
     live,
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
     webhooks,

@@ -41,6 +41,9 @@ export { type BodyKey, type BodyRef, createRetrieval, type DayRange, type NamedP
 /** Every kind of person, all testimony and existence lookups, for team-data (which applies its own policy). */
 export { createDirectory, type Directory, type DirectoryPerson, type DirectoryTestimony, type DirectoryVote, type MatterSummary } from './service-directory.ts';
 
+/** Aggregates for the team dashboard's charts and scorecard, one statement each (team-data composes them). */
+export { type Analytics, createAnalytics, type Counted, type LatestRollCall } from './service-analytics.ts';
+
 /** What happened to a followed matter, person, body or search, as keyed items (for alerts). */
 export { type ChangeFeed, type ChangeItem, createChangeFeed, type FollowedKind } from './changes.ts';
 

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { Directory } from '../public-data/index.ts';
+import type { Analytics, Directory } from '../public-data/index.ts';
 import type { TeamEvent, TeamEvents } from './events.ts';
 import type { Db } from './repo.ts';
 
@@ -13,17 +13,29 @@ export interface Kit {
   db: Db;
   clock: Clock;
   directory: Directory;
+  /** Aggregates over the public record (charts, scorecard). */
+  analytics: Analytics;
   emit(event: Omit<TeamEvent, 'at'>): Promise<void>;
   newId(prefix: string): string;
+  /** A team member's name (or email) for the notes they wrote; null for an account that is gone. */
+  accountName(accountId: string): Promise<string | null>;
   /** The matter with this record number (case-insensitive), or 404. */
   matter(record: string): Promise<{ id: string; recordNumber: string; title: string }>;
 }
 
-export function createKit(deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger }, directory: Directory, events: TeamEvents): Kit {
+export function createKit(
+  deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger },
+  directory: Directory,
+  events: TeamEvents,
+  analytics: Analytics,
+  accountName: Kit['accountName'],
+): Kit {
   return {
     db: deps.db,
     clock: deps.clock,
     directory,
+    analytics,
+    accountName,
     async emit(event) {
       try {
         await events.publish({ ...event, at: deps.clock.now().toISOString() });

@@ -8,6 +8,7 @@ import { access } from '../../kernel/operations.ts';
 import { Deleted } from '../../kernel/schema.ts';
 import type { TeamData } from './index.ts';
 import * as s from './schema.ts';
+import * as a from './schema-analytics.ts';
 import { followersKey } from './service-follows.ts';
 
 const op = operationsOf<TeamData>();
@@ -307,6 +308,42 @@ export const teamDataOperations = {
     input: byId('Dashboard id.'),
     output: Deleted,
     run: (td, actor, input) => td.dashboards.remove(actor, input),
+  }),
+  'team.dashboards.starter': op({
+    ...team,
+    ...writes,
+    access: dashboards,
+    summary: 'Make the starter dashboard when the team has none',
+    description:
+      "The starter shows the team's bills by status, its bills on upcoming agendas and how its targets voted on its bills. " +
+      'The dashboard opens it on a visit when the team has no dashboard; a team that has one is left as it is (`created: false`).',
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Object({ created: Type.Boolean() }),
+    run: (td, actor) => td.analytics.starter(actor),
+  }),
+  'team.analytics.chart': op({
+    ...team,
+    ...reads,
+    access: access.team('team.dashboards.read', 'analytics'),
+    summary: 'The figures of one dashboard chart (a widget kind and its settings)',
+    description:
+      'Settings are checked against the kind, as in a layout. Public kinds aggregate the public record; the team_* kinds read the bills the team follows or has a stance on. ' +
+      'Each bar cites the record it is about where there is one (`href`, a public page path).',
+    input: a.ChartQuery,
+    output: a.Chart,
+    run: (td, actor, input) => td.analytics.chart(actor, input),
+  }),
+  'team.scorecard.read': op({
+    ...team,
+    ...reads,
+    access: access.team('team.positions.read', 'team_data'),
+    summary: "How each alderperson voted relative to the team's stances",
+    description:
+      'For every bill the team has a stance on, its latest roll call is scored: a Yea on a bill the team supports or a Nay on one it opposes is with the team, the other way against it; any other vote (absent, present, …) is neither. ' +
+      'Per person: votes with and against, and agreement = with / (with + against) over the team’s bills, each vote cited by roll call. Per bill: yeas and nays and how many went each way for the team. A bill without a roll call is listed with rollCall null.',
+    input: a.ScorecardQuery,
+    output: a.Scorecard,
+    run: (td, actor, input) => td.analytics.scorecard(actor, input),
   }),
   'people.team.list': op({
     ...reads,

@@ -14,11 +14,12 @@ export const presentFollow = (r: { id: string; type: FollowOut['type']; ref_id: 
   createdAt: iso(r.created_at),
 });
 
-export const presentNote = (r: TeamNoteRow): NoteOut => ({
+export const presentNote = (r: TeamNoteRow, by: { authorName: string | null; yours: boolean }): NoteOut => ({
   id: r.id,
   body: r.body,
   subject: r.subject_type && r.subject_ref ? { type: r.subject_type, refId: r.subject_ref } : null,
   authorId: r.author_id,
+  ...by,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });

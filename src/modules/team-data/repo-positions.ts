@@ -119,3 +119,14 @@ export async function isTarget(db: Db, teamId: string, matterId: string, personI
     .where('person_id', '=', personId)
     .executeTakeFirst());
 }
+
+/** Every target of the team on a bill it has a stance on, with that bill's record number and the stance. */
+export async function targetsWithStances(db: Db, teamId: string) {
+  return db
+    .selectFrom('team_targets as t')
+    .innerJoin('team_positions as p', (j) => j.onRef('p.team_id', '=', 't.team_id').onRef('p.matter_id', '=', 't.matter_id'))
+    .select(['t.person_id', 'p.record_number', 'p.stance'])
+    .where('t.team_id', '=', teamId)
+    .orderBy('t.seq')
+    .execute();
+}

@@ -204,3 +204,17 @@ export async function deleteDashboard(db: Db, teamId: string, id: string): Promi
   const r = await db.deleteFrom('team_dashboards').where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
+
+/**
+ * Creates the dashboard only while the team has none. Two first visits at once queue on a
+ * transaction lock named after the team, so the second finds the first's dashboard.
+ */
+export async function insertDashboardIfNone(db: Db, row: { id: string; teamId: string; name: string; layout: unknown; createdBy: string; at: Date }) {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`team_dashboards:${row.teamId}`}))`.execute(trx);
+    const made = await sql<{ id: string }>`insert into team_dashboards (id, team_id, name, layout, version, created_by, created_at, updated_at)
+    select ${row.id}, ${row.teamId}, ${row.name}, ${layoutJson(row.layout)}, 1, ${row.createdBy}, ${row.at}, ${row.at}
+    where not exists (select 1 from team_dashboards where team_id = ${row.teamId}) returning id`.execute(trx);
+    return made.rows.length > 0;
+  });
+}

@@ -57,6 +57,8 @@ export const Note = Type.Object({
   body: Type.String(),
   subject: Nullable(Subject),
   authorId: Type.String(),
+  authorName: Nullable(Type.String({ description: "The author's name (or email address when they gave no name); null when the account is gone." })),
+  yours: Type.Boolean({ description: 'Whether the caller wrote it: only the author may change or delete a note.' }),
   createdAt: At('When the note was written.'),
   updatedAt: At('When the note last changed.'),
 });
@@ -165,7 +167,16 @@ const Settings = {
     { clientId: Type.Optional(Ref('Lobbying client.')), year: Type.Optional(Type.Integer({ minimum: 1990, maximum: 2100 })) },
     { additionalProperties: false },
   ),
+  // Drawn from the team's own bills (followed or with a stance): the starter dashboard's charts.
+  team_bills_by_status: Type.Object({}, { additionalProperties: false }),
+  team_upcoming_agendas: Type.Object({}, { additionalProperties: false }),
+  team_target_votes: Type.Object({}, { additionalProperties: false }),
 };
+export type WidgetKind = keyof typeof Settings;
+/** A widget's settings checked against its kind's schema (named precisely when wrong). */
+export function parseSettings(kind: WidgetKind, settings: unknown, where = 'settings'): Record<string, unknown> {
+  return validate(Settings[kind], settings, where) as Record<string, unknown>;
+}
 export const widgetKinds = Object.keys(Settings) as (keyof typeof Settings)[];
 // Settings are checked per kind in parseLayout, so a wrong setting is named precisely instead of
 // being reported as "matches none of the widget kinds".
@@ -181,7 +192,8 @@ const Widget = Type.Object(
         additionalProperties: true,
         description:
           'Per kind: roll_call { recordNumber }; voting_record { personId, from?, to? }; attendance { bodyId?, personId?, from?, to? }; ' +
-          'money_by_period { period: month|quarter|year, committeeId?, ward? }; lobbying_by_client { clientId?, year? }.',
+          'money_by_period { period: month|quarter|year, committeeId?, ward? }; lobbying_by_client { clientId?, year? }; ' +
+          "team_bills_by_status, team_upcoming_agendas, team_target_votes {} (the team's own bills).",
       },
     ),
   },
@@ -268,7 +280,7 @@ export function parseLayout(value: unknown): LayoutValue {
   layout.widgets.forEach((w, i) => {
     if (ids.has(w.id)) throw new AppError('invalid_request', `Widget id "${w.id}" appears twice in the layout.`);
     ids.add(w.id);
-    validate(Settings[w.kind], w.settings, `settings of widget ${i} (${w.kind})`);
+    parseSettings(w.kind, w.settings, `settings of widget ${i} (${w.kind})`);
   });
   // Measured only once every part is known to be flat: JSON.stringify recurses, and settings
   // nested thousands deep (any caller, not only the capped JSON body) would overflow the stack.

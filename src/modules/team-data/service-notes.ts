@@ -14,6 +14,13 @@ export function createNotesService(kit: Kit) {
   const { db, directory } = kit;
   const notFound = (id: string) => new AppError('not_found', `No note "${id}".`);
 
+  /** Notes as this actor sees them: each author's name (looked up once per author) and whether it is theirs. */
+  async function present(actor: Actor, rows: Parameters<typeof presentNote>[0][]): Promise<NoteOut[]> {
+    const ids = [...new Set(rows.map((r) => r.author_id))];
+    const names = new Map(await Promise.all(ids.map(async (id) => [id, await kit.accountName(id)] as const)));
+    return rows.map((r) => presentNote(r, { authorName: names.get(r.author_id) ?? null, yours: r.author_id === actor.account.id }));
+  }
+
   /** The stored subject (canonical refId) or null; 404 when what it names does not exist. */
   async function resolveSubject(actor: Actor, subject: SubjectIn): Promise<{ type: NonNullable<SubjectIn>['type']; ref: string } | null> {
     if (!subject) return null;
@@ -45,7 +52,8 @@ export function createNotesService(kit: Kit) {
     async list(actor: Actor, input: ListInput) {
       const teamId = policy.teamOf(actor);
       const rows = await repo.listNotes(db, teamId, input.limit, repo.decodeCursor(input.cursor));
-      return repo.page(rows, input.limit, presentNote);
+      const page = repo.page(rows, input.limit, (r) => r);
+      return { ...page, data: await present(actor, page.data) };
     },
     async create(actor: Actor, input: NoteInput): Promise<NoteOut> {
       const teamId = policy.teamOf(actor);
@@ -60,7 +68,7 @@ export function createNotesService(kit: Kit) {
         at: kit.clock.now(),
       });
       await kit.emit({ teamId, kind: 'note', action: 'created', id: row.id });
-      return presentNote(row);
+      return (await present(actor, [row]))[0]!;
     },
     async update(actor: Actor, input: { id: string; change: NoteChange }): Promise<NoteOut> {
       const teamId = policy.teamOf(actor);
@@ -78,7 +86,7 @@ export function createNotesService(kit: Kit) {
         });
       });
       await kit.emit({ teamId, kind: 'note', action: 'updated', id: row.id });
-      return presentNote(row);
+      return (await present(actor, [row]))[0]!;
     },
     async remove(actor: Actor, input: { id: string }) {
       const teamId = policy.teamOf(actor);

@@ -2,6 +2,7 @@
 // the object policy (gate 3) first. They run only as operations (operations.ts) performed through
 // kernel/perform.ts, which has already checked scope, context, feature and role (gate 2).
 import type { Kit } from './kit.ts';
+import { createAnalyticsService } from './service-analytics.ts';
 import { createDashboardsService } from './service-dashboards.ts';
 import { createFollowsService } from './service-follows.ts';
 import { createLegislationService } from './service-legislation.ts';
@@ -24,6 +25,7 @@ export function createTeamDataService(kit: Kit) {
     dashboards: createDashboardsService(kit),
     people: createPeopleService(kit),
     legislation: createLegislationService(kit),
+    analytics: createAnalyticsService(kit),
   };
 }
 

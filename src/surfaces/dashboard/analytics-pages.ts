@@ -1,43 +1,24 @@
-// Analytics dashboards shared with the team: charts drawn from the public data, with the layout
-// edited here and saved through the same versioned path as v2 (baseVersion; a layout saved by
-// someone else meanwhile is a 409 that the page explains, showing the current layout to redo).
+// Analytics dashboards shared with the team: each chart's figures come from the
+// team.analytics.chart operation (the page only draws them: SVG with a table of the same figures),
+// the layout is saved through the same versioned path as v2 (baseVersion; a layout saved by someone
+// else meanwhile is a 409 the page explains). A team with no dashboard gets the starter one on its
+// first visit (team.dashboards.starter). Charts are added with one form per kind (chart-forms.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { teamSchemas } from '../../modules/team-data/index.ts';
+import type { teamSchemas } from '../../modules/team-data/index.ts';
+import { chartWithTable } from '../charts/bar-chart.ts';
 import { parseJsonText } from '../http/body-parsers.ts';
 import { field } from '../web/form.ts';
 import { csrfField, formatTime, type Html } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
-import { barChart } from './charts.ts';
+import { chartKinds } from './chart-forms.ts';
 import { act, dashboardPage, notice, type PageState, sendDashboardPage, teamBase } from './layout.ts';
 import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
-import { widgetCharts } from './widgets.ts';
 
 type Dashboard = teamSchemas.DashboardOut;
 type Widget = teamSchemas.LayoutValue['widgets'][number];
-
-const kindNames: Record<Widget['kind'], string> = {
-  roll_call: 'Roll call of a bill (record number)',
-  voting_record: 'Voting record of an alderperson (person id, dates)',
-  attendance: 'Attendance (body id and/or person id, dates)',
-  money_by_period: 'Campaign money by period (period, committee id or ward)',
-  lobbying_by_client: 'Lobbying by client (client id, year)',
-};
-const settingFields = ['recordNumber', 'personId', 'bodyId', 'committeeId', 'clientId', 'from', 'to', 'period', 'ward', 'year'] as const;
-const numeric = new Set(['ward', 'year']);
-
-/** The settings a widget form gave, only the non-empty ones; numbers where the schema wants them. */
-function settingsOf(body: unknown): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const name of settingFields) {
-    const v = field(body, name).trim();
-    if (!v) continue;
-    out[name] = numeric.has(name) && /^\d+$/.test(v) ? Number(v) : v;
-  }
-  return out;
-}
 
 function baseVersionOf(body: unknown): number {
   const raw = field(body, 'baseVersion');
@@ -46,43 +27,44 @@ function baseVersionOf(body: unknown): number {
 }
 
 export function analyticsPages(ctx: AppContext) {
-  const chartOf = widgetCharts(ctx);
-
   async function widgetView(v: TeamViewer, d: Dashboard, w: Widget): Promise<Html> {
-    const chart = await section(() => chartOf(w));
-    const remove = html`<form method="post" action="${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}/widgets/${encodeURIComponent(w.id)}/remove" data-live-form>${csrfField(v.csrfToken)}<input type="hidden" name="baseVersion" value="${d.version}"><button type="submit">Remove this chart</button></form>`;
-    return html`<div class="widget" id="widget-${w.id}" data-kind="${w.kind}">${chart.ok ? barChart(chart.value) : notice(`${kindNames[w.kind]}: ${chart.message}`)}${remove}</div>`;
+    const chart = await section(() => v.perform('team.analytics.chart', { kind: w.kind, settings: w.settings }));
+    const remove = html`<form method="post" action="${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}/widgets/${encodeURIComponent(w.id)}/remove" data-live-form>${csrfField(v.csrfToken)}<input type="hidden" name="baseVersion" value="${d.version}"><button type="submit" class="quiet">Remove this chart</button></form>`;
+    const body = chart.ok ? chartWithTable(chart.value, chart.value.head as [string, string]) : notice(`${chartKinds[w.kind].name}: ${chart.message}`);
+    return html`<div class="widget" id="widget-${w.id}" data-kind="${w.kind}">${body}${remove}</div>`;
   }
 
   async function dashboardView(v: TeamViewer, d: Dashboard): Promise<Html> {
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/analytics/${encodeURIComponent(d.id)}`;
     const widgets = [...d.layout.widgets].sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
-    const views = [];
-    for (const w of widgets) views.push(await widgetView(v, d, w));
+    const views = await Promise.all(widgets.map((w) => widgetView(v, d, w)));
     const version = html`<input type="hidden" name="baseVersion" value="${d.version}">`;
+    const kinds = Object.entries(chartKinds) as [Widget['kind'], (typeof chartKinds)[Widget['kind']]][];
     return html`<h2>${d.name}</h2><p class="muted" data-version="${d.version}">Layout version ${d.version} · updated ${formatTime(d.updatedAt)}</p>
-${views.length ? views : html`<p>No charts yet.</p>`}
-<h3>Add a chart</h3><form method="post" action="${base}/widgets" data-live-form>${csrfField(token)}${version}
-<label>Chart <select name="kind">${teamSchemas.widgetKinds.map((k) => html`<option value="${k}">${kindNames[k]}</option>`)}</select></label>
-${settingFields.map((n) => html`<label>${n} <input name="${n}" maxlength="200"></label>`)}
-<button type="submit">Add chart</button></form>
+${views.length ? html`<div class="widgets">${views}</div>` : html`<p>No charts yet: add one below.</p>`}
+<h3>Add a chart</h3><ul class="chart-kinds">${kinds.map(([k, spec]) => html`<li><a href="${base}/add/${k}">${spec.name}</a> <span class="muted">${spec.shows}</span></li>`)}</ul>
 <details><summary>Edit the layout as JSON</summary><form method="post" action="${base}/layout" data-live-form>${csrfField(token)}${version}
-<textarea name="layout" rows="12">${JSON.stringify(d.layout, null, 2)}</textarea><button type="submit">Save layout</button></form></details>
-<form method="post" action="${base}/delete">${csrfField(token)}<button type="submit">Delete this dashboard</button></form>`;
+<label for="layout-json">Layout</label><textarea id="layout-json" name="layout" rows="12">${JSON.stringify(d.layout, null, 2)}</textarea><button type="submit">Save layout</button></form></details>
+<form method="post" action="${base}/delete">${csrfField(token)}<button type="submit" class="quiet">Delete this dashboard</button></form>`;
   }
 
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const { dashId } = request.params as { dashId?: string };
-    const list = await section(() => all<Dashboard>((cursor) => v.perform('team.dashboards.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
+    const list = () => section(() => all<Dashboard>((cursor) => v.perform('team.dashboards.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
+    let dashboards = await list();
+    // A team's first visit: the starter dashboard, built from its own bills.
+    if (dashboards.ok && dashboards.value.length === 0 && v.may('team.dashboards.starter') && (await v.perform('team.dashboards.starter', {})).created) {
+      dashboards = await list();
+    }
     const base = `${teamBase(v.teamId)}/analytics`;
     let region: Html;
-    if (!list.ok) region = notice(list.message);
+    if (!dashboards.ok) region = notice(dashboards.message);
     else {
-      const current = dashId ? list.value.find((d) => d.id === dashId) : undefined;
+      const current = dashId ? dashboards.value.find((d) => d.id === dashId) : dashboards.value[0];
       if (dashId && !current) throw new AppError('not_found', `No dashboard "${dashId}".`);
-      region = html`<ul>${list.value.map((d) => html`<li><a href="${base}/${encodeURIComponent(d.id)}" ${d.id === dashId ? html`aria-current="page"` : ''}>${d.name}</a> <span class="muted">(${d.layout.widgets.length} charts, version ${d.version})</span></li>`)}</ul>
-<form method="post" action="${base}" data-live-form>${csrfField(v.csrfToken)}<label>New dashboard <input name="name" required maxlength="200"></label><button type="submit">Create</button></form>
+      region = html`<nav class="dashboards" aria-label="Dashboards"><ul>${dashboards.value.map((d) => html`<li><a href="${base}/${encodeURIComponent(d.id)}" ${d.id === current?.id ? html`aria-current="page"` : ''}>${d.name}</a> <span class="muted">(${d.layout.widgets.length} charts)</span></li>`)}</ul>
+<details><summary>New dashboard</summary><form method="post" action="${base}" data-live-form>${csrfField(v.csrfToken)}<label for="new-dashboard">Name</label><input id="new-dashboard" name="name" required maxlength="200"><button type="submit">Create</button></form></details></nav>
 ${current ? await dashboardView(v, current) : ''}`;
     }
     return sendDashboardPage(reply, status, dashboardPage(request, v, 'analytics', 'Analytics', region, state));
@@ -125,17 +107,6 @@ ${current ? await dashboardView(v, current) : ''}`;
       });
 
     layoutChange('layout', (_d, body) => parseJsonText(field(body, 'layout'), 'The layout'));
-    layoutChange('widgets', (d, body) => {
-      const bottom = Math.max(-1, ...d.layout.widgets.map((w) => w.position.y + w.size.h - 1));
-      const widget = {
-        id: `w${crypto.randomUUID().slice(0, 8)}`,
-        kind: field(body, 'kind'),
-        position: { x: 0, y: Math.min(1000, bottom + 1) },
-        size: { w: 6, h: 4 },
-        settings: settingsOf(body),
-      };
-      return { widgets: [...d.layout.widgets, widget] };
-    });
     layoutChange('widgets/:widgetId/remove', (d, _body, params) => {
       if (!d.layout.widgets.some((w) => w.id === params.widgetId)) throw new AppError('not_found', 'That chart is no longer on this dashboard.');
       return { widgets: d.layout.widgets.filter((w) => w.id !== params.widgetId) };

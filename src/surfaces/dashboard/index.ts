@@ -9,6 +9,7 @@ import { useFormBodies } from '../web/form.ts';
 import { loadSession } from '../web/security.ts';
 import { analyticsPages } from './analytics-pages.ts';
 import { assetRoutes } from './assets.ts';
+import { chartFormPages } from './chart-forms.ts';
 import { eventsRoute } from './events-route.ts';
 import { followAlertsPages } from './follow-alerts-pages.ts';
 import { followsPages } from './follows-pages.ts';
@@ -16,6 +17,7 @@ import { legislationPages } from './legislation-pages.ts';
 import { notesPages } from './notes-pages.ts';
 import { peoplePages } from './people-pages.ts';
 import { positionsPages } from './positions-pages.ts';
+import { scorecardPage } from './scorecard-page.ts';
 import { targetsPages } from './targets-pages.ts';
 
 export interface DashboardOptions {
@@ -41,6 +43,8 @@ export function dashboardSurface(ctx: AppContext, options: DashboardOptions = {}
     await app.register(notesPages(ctx));
     await app.register(targetsPages(ctx));
     await app.register(analyticsPages(ctx));
+    await app.register(chartFormPages(ctx));
+    await app.register(scorecardPage(ctx));
     await app.register(peoplePages(ctx));
   };
 }

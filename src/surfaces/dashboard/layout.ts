@@ -8,7 +8,7 @@ import { errorBox, type Html, page, sendPage } from '../web/layout.ts';
 import { viewerOf } from '../web/signin-pages.ts';
 import type { TeamViewer } from './viewer.ts';
 
-export type Section = 'legislation' | 'positions' | 'follows' | 'notes' | 'targets' | 'analytics' | 'people';
+export type Section = 'legislation' | 'positions' | 'follows' | 'notes' | 'targets' | 'analytics' | 'scorecard' | 'people';
 
 const sections: [Section, string][] = [
   ['legislation', 'Legislation'],
@@ -17,6 +17,7 @@ const sections: [Section, string][] = [
   ['notes', 'Notes'],
   ['targets', 'Target lists'],
   ['analytics', 'Analytics'],
+  ['scorecard', 'Scorecard'],
   ['people', 'People'],
 ];
 
@@ -26,6 +27,14 @@ nav.team a[aria-current]{font-weight:bold;text-decoration:none}
 form.inline{display:inline}td form{margin:.15rem 0}
 .chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
 .muted{color:#555}textarea{width:100%}
+.widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}.widget .chart{margin-top:0}
+td.num,th.num{text-align:right}.with{color:#075e2b}.against{color:#8a1010}button.quiet{font-size:.85em}
+.picker{position:relative;margin:.5rem 0}.picker input[type=text]{width:100%;max-width:32rem}
+.pick-list{position:absolute;z-index:2;background:#fff;border:1px solid #888;margin:0;padding:0;list-style:none;max-width:32rem;width:100%;max-height:16rem;overflow:auto}
+.pick-list [role=option]{padding:.3rem .5rem;cursor:pointer}.pick-list [role=option][aria-selected=true]{background:#1f5fa8;color:#fff}
+.pick-list [role=option][aria-selected=true] .muted{color:#eee}.pick-hint{font-size:.85em;margin:.2rem 0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+form label{margin-top:.5rem}
 `;
 
 export function teamBase(teamId: string): string {
@@ -52,7 +61,8 @@ ${nav(v.teamId, current)}
 ${errorBox(state.error)}
 ${region}
 </div>
-<script src="/dashboard/assets/live.js" defer></script>`;
+<script src="/dashboard/assets/live.js" defer></script>
+<script src="/assets/picker.js" defer></script>`;
   return page(`${v.actor.team.name}: ${title}`, viewerOf(request), body);
 }
 

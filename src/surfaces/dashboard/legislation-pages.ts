@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import type { teamSchemas } from '../../modules/team-data/index.ts';
+import { picked, picker, prefill } from '../pages/picker.ts';
 import { field } from '../web/form.ts';
 import { csrfField, type Html } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
@@ -58,7 +59,7 @@ ${
   manager && !problem
     ? html`<h2>Take a stance on another bill</h2>
 <form method="post" action="${teamBase(v.teamId)}/legislation/stance" data-live-form>${csrfField(token)}
-<label>Record number <input name="record" required maxlength="200" placeholder="O2023-0001234"></label>
+${picker({ name: 'record', id: 'pick-stance', types: ['matter'], label: 'Bill', required: true, returnTo: `${teamBase(v.teamId)}/legislation`, ...prefill(request.query, 'record') })}
 <label>Stance <select name="stance"><option value="supports">Supports</option><option value="opposes">Opposes</option></select></label>
 <button type="submit">Set stance</button></form>`
     : ''
@@ -84,10 +85,10 @@ ${
 
     app.post('/dashboard/:teamId/legislation/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      const record = field(request.body, 'record').trim();
-      return act(v, reply, again(request, reply), back(v, record), () =>
-        v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' }),
-      );
+      return act(v, reply, again(request, reply), back(v), async () => {
+        const record = (await picked((input) => v.perform('search.read', input), request.body, 'record', ['matter']))!;
+        return v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' });
+      });
     });
     app.post('/dashboard/:teamId/legislation/:record/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;

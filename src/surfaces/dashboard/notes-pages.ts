@@ -3,8 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
 import { teamSchemas } from '../../modules/team-data/index.ts';
+import { type PickType, picked, picker, prefill, type Search } from '../pages/picker.ts';
 import { field } from '../web/form.ts';
 import { csrfField, formatTime, type Html } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
@@ -13,36 +13,48 @@ import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
 
 const subjectNames: Record<string, string> = { matter: 'Bill', person: 'Person', meeting: 'Meeting', body: 'Body' };
 
-/** The subject fields of a note form: none, or a type and its record number or id. */
-function subjectOf(body: unknown): { type: 'matter'; refId: string } | null {
-  const type = field(body, 'subjectType');
-  const refId = field(body, 'subjectRef').trim();
-  if (!type || type === 'none') return null;
-  return { type: type as 'matter', refId };
+const subjectPicks: PickType[] = [...teamSchemas.subjectTypes];
+
+/** The note's subject from the form's picker (`type:ref`), or none when it was left empty. */
+async function subjectOf(search: Search, body: unknown): Promise<{ type: 'matter'; refId: string } | null> {
+  const value = await picked(search, body, 'subject', subjectPicks, false);
+  if (!value) return null;
+  const cut = value.indexOf(':');
+  return { type: value.slice(0, cut) as 'matter', refId: value.slice(cut + 1) };
 }
 
-function subjectFields(current: teamSchemas.NoteOut['subject']): Html {
-  return html`<label>About <select name="subjectType"><option value="none">Nothing in particular</option>${teamSchemas.subjectTypes.map(
-    (t) => html`<option value="${t}" ${current?.type === t ? 'selected' : ''}>${subjectNames[t]}</option>`,
-  )}</select></label>
-<label>Record number or id <input name="subjectRef" value="${current?.refId ?? ''}" maxlength="200"></label>`;
+function subjectFields(id: string, current: teamSchemas.NoteOut['subject'], returnTo: string, query: unknown = {}): Html {
+  const value = current ? `${current.type}:${current.refId}` : undefined;
+  const text = current ? `${subjectNames[current.type]} ${current.refId}` : undefined;
+  return picker({
+    name: 'subject',
+    id,
+    types: subjectPicks,
+    label: 'About (optional): a bill, person, meeting or committee',
+    value,
+    text,
+    returnTo,
+    ...prefill(query, 'subject'),
+  });
 }
+
+const searchFor =
+  (v: TeamViewer): Search =>
+  (input) =>
+    v.perform('search.read', input);
 
 export function notesPages(ctx: AppContext) {
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.NoteOut>((cursor) => v.perform('team.notes.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
-    const team = await ctx.services.accounts.teams.get(asAccount(v.actor.account.id), v.teamId);
-    const names = new Map(team.members.map((m) => [m.accountId, m.name ?? m.email]));
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/notes`;
-    const me = v.actor.account.id;
     const item = (n: teamSchemas.NoteOut) => html`<article id="note-${n.id}" class="note">
 <p>${n.body}</p>
-<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <strong>${n.subject.refId}</strong> · ` : ''}by ${names.get(n.authorId) ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
+<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <strong>${n.subject.refId}</strong> · ` : ''}by ${n.authorName ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
 ${
-  n.authorId === me
+  n.yours
     ? html`<details><summary>Edit</summary><form method="post" action="${base}/${encodeURIComponent(n.id)}" data-live-form>${csrfField(token)}
-<label>Note <textarea name="body" rows="3" maxlength="${teamSchemas.MAX_NOTE}" required>${n.body}</textarea></label>${subjectFields(n.subject)}
+<label>Note <textarea name="body" rows="3" maxlength="${teamSchemas.MAX_NOTE}" required>${n.body}</textarea></label>${subjectFields(`pick-subject-${n.id}`, n.subject, base)}
 <button type="submit">Save</button></form></details>
 <form method="post" action="${base}/${encodeURIComponent(n.id)}/delete" data-live-form>${csrfField(token)}<button type="submit">Delete</button></form>`
     : ''
@@ -51,7 +63,7 @@ ${
       ? notice(list.message)
       : html`${list.value.length ? [...list.value].reverse().map(item) : html`<p>No notes yet.</p>`}
 <h2>Write a note</h2><form method="post" action="${base}" data-live-form>${csrfField(token)}
-<label>Note <textarea name="body" rows="3" maxlength="${teamSchemas.MAX_NOTE}" required></textarea></label>${subjectFields(null)}
+<label>Note <textarea name="body" rows="3" maxlength="${teamSchemas.MAX_NOTE}" required></textarea></label>${subjectFields('pick-subject', null, base, request.query)}
 <button type="submit">Add note</button></form>`;
     return sendDashboardPage(reply, status, dashboardPage(request, v, 'notes', 'Notes', region, state));
   }
@@ -67,15 +79,15 @@ ${
     });
     app.post('/dashboard/:teamId/notes', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      return act(v, reply, again(request, reply), back(v), () =>
-        v.perform('team.notes.create', { body: field(request.body, 'body'), subject: subjectOf(request.body) }),
+      return act(v, reply, again(request, reply), back(v), async () =>
+        v.perform('team.notes.create', { body: field(request.body, 'body'), subject: await subjectOf(searchFor(v), request.body) }),
       );
     });
     app.post('/dashboard/:teamId/notes/:id', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
-      return act(v, reply, again(request, reply), back(v), () =>
-        v.perform('team.notes.update', { id, change: { body: field(request.body, 'body'), subject: subjectOf(request.body) } }),
+      return act(v, reply, again(request, reply), back(v), async () =>
+        v.perform('team.notes.update', { id, change: { body: field(request.body, 'body'), subject: await subjectOf(searchFor(v), request.body) } }),
       );
     });
     app.post('/dashboard/:teamId/notes/:id/delete', { preHandler: csrf }, async (request, reply) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import type { teamSchemas } from '../../modules/team-data/index.ts';
+import { picked, picker, prefill } from '../pages/picker.ts';
 import { field } from '../web/form.ts';
 import { csrfField, formatTime } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
@@ -32,7 +33,7 @@ ${list.value.length ? html`<table><thead><tr><th>Bill</th><th>Stance</th><th>Lab
 ${
   v.may('team.positions.upsert')
     ? html`<h2>Add a position</h2><form method="post" action="${base}" data-live-form>${csrfField(token)}
-<label>Record number <input name="record" required maxlength="200"></label>
+${picker({ name: 'record', id: 'pick-position', types: ['matter'], label: 'Bill', required: true, returnTo: base, ...prefill(request.query, 'record') })}
 <label>Stance <select name="stance"><option value="supports">Supports</option><option value="opposes">Opposes</option></select></label>
 <label>Label <input name="label" maxlength="200"></label><button type="submit">Add position</button></form>`
     : ''
@@ -50,12 +51,14 @@ ${
     });
     app.post('/dashboard/:teamId/positions', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      const position = {
-        recordId: field(request.body, 'record').trim(),
-        stance: field(request.body, 'stance') as 'supports',
-        label: field(request.body, 'label').trim(),
-      };
-      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, () => v.perform('team.positions.upsert', { positions: [position] }));
+      return act(v, reply, again(request, reply), `${teamBase(v.teamId)}/positions`, async () => {
+        const position = {
+          recordId: (await picked((input) => v.perform('search.read', input), request.body, 'record', ['matter']))!,
+          stance: field(request.body, 'stance') as 'supports',
+          label: field(request.body, 'label').trim(),
+        };
+        return v.perform('team.positions.upsert', { positions: [position] });
+      });
     });
     app.post('/dashboard/:teamId/positions/:id/remove', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;

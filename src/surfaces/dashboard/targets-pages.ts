@@ -4,16 +4,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import type { schemas } from '../../modules/public-data/index.ts';
+import { picked, picker, prefill } from '../pages/picker.ts';
 import { fields } from '../web/form.ts';
 import { csrfField, type Html } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
 import { act, dashboardPage, notice, type PageState, sendDashboardPage, stanceText, teamBase } from './layout.ts';
 import { type Bill, teamBills } from './legislation-pages.ts';
-import { all, section, type TeamViewer, teamViewer } from './viewer.ts';
+import { section, type TeamViewer, teamViewer } from './viewer.ts';
+
+/** The people a form adds: chosen ids (the picker, or several `personId` fields), else the typed name resolved. */
+async function chosenPeople(v: TeamViewer, body: unknown): Promise<string[]> {
+  const ids = fields(body, 'personId').filter((id) => id.trim() !== '');
+  if (ids.length) return ids;
+  return [(await picked((input) => v.perform('search.read', input), body, 'personId', ['person']))!];
+}
 
 export function targetsPages(ctx: AppContext) {
-  async function billSection(v: TeamViewer, b: Bill, alders: schemas.PersonOut[], manager: boolean): Promise<Html> {
+  async function billSection(v: TeamViewer, b: Bill, query: Record<string, unknown>, manager: boolean): Promise<Html> {
     const board = await section(() => v.perform('team.targets.board', { record: b.recordNumber }));
     if (!board.ok) return html`<section><h2>${b.recordNumber}</h2>${notice(board.message)}</section>`;
     const token = v.csrfToken;
@@ -26,14 +33,10 @@ export function targetsPages(ctx: AppContext) {
       return html`<tr data-person="${t.personId}"><td>${t.name}</td><td>${t.contacted ? 'Contacted' : 'Not yet'}</td>
 <td>${t.votes.length ? t.votes.map((x) => html`${x.value} (${x.date}, ${x.actionName})<br>`) : html`<span class="muted">No recorded votes</span>`}</td><td>${forms}</td></tr>`;
     });
-    const listed = new Set(board.value.targets.map((t) => t.personId));
     const add = manager
       ? html`<form method="post" action="${base}" data-live-form>${csrfField(token)}
-<label>Add to the list <select name="personId" multiple size="4">${alders
-          .filter((p) => !listed.has(p.id))
-          .map(
-            (p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`,
-          )}</select></label><button type="submit">Add targets</button></form>`
+${picker({ name: 'personId', id: `pick-target-${b.recordNumber}`, types: ['person'], label: 'Add an alderperson or official to the list', returnTo: `${teamBase(v.teamId)}/targets?record=${encodeURIComponent(b.recordNumber)}#targets-${encodeURIComponent(b.recordNumber)}`, ...(query.record === b.recordNumber ? prefill(query, 'personId') : {}) })}
+<button type="submit">Add to the target list</button></form>`
       : '';
     return html`<section id="targets-${b.recordNumber}"><h2>${b.recordNumber} · ${stanceText(b.position?.stance)}</h2><p>${b.title ?? ''}</p>
 ${rows.length ? html`<table><thead><tr><th>Target</th><th>Contacted</th><th>Votes on this bill</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No one on the list yet.</p>`}
@@ -47,11 +50,9 @@ ${add}</section>`;
     } else {
       const manager = v.may('team.targets.add');
       const { bills, problem } = await teamBills(v);
-      const alders = await all<schemas.PersonOut>((cursor) =>
-        v.perform('people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200, ...(cursor ? { cursor } : {}) }),
-      );
+      const query = request.query as Record<string, unknown>;
       const sections = [];
-      for (const b of bills) sections.push(await billSection(v, b, alders, manager));
+      for (const b of bills) sections.push(await billSection(v, b, query, manager));
       region = html`${problem ? notice(problem) : ''}${manager ? '' : notice('Only team owners and admins can change target lists.')}
 ${sections.length ? sections : html`<p>Follow a bill or take a position on it to make its target list.</p>`}`;
     }
@@ -70,8 +71,8 @@ ${sections.length ? sections : html`<p>Follow a bill or take a position on it to
     app.post('/dashboard/:teamId/targets/:record', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { record } = request.params as { record: string };
-      return act(v, reply, again(request, reply), back(v, record), () =>
-        v.perform('team.targets.add', { record, personIds: fields(request.body, 'personId') }),
+      return act(v, reply, again(request, reply), back(v, record), async () =>
+        v.perform('team.targets.add', { record, personIds: await chosenPeople(v, request.body) }),
       );
     });
     const personAction = (path: string, id: 'team.targets.contacted.add' | 'team.targets.contacted.remove' | 'team.targets.remove') =>

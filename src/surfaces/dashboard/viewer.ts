@@ -42,6 +42,10 @@ export const dashboardOperations = [
   'team.dashboards.delete',
   'people.team.list',
   'people.public.list',
+  'team.dashboards.starter',
+  'team.analytics.chart',
+  'team.scorecard.read',
+  'search.read',
 ] as const satisfies readonly OperationId[];
 export type DashboardOperation = (typeof dashboardOperations)[number];
 

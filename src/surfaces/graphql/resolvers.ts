@@ -65,6 +65,7 @@ const top: Record<string, OperationId> = {
   lobbyingExpenditures: 'lobbying.expenditures.list',
   lobbyingContributions: 'lobbying.contributions.list',
   lobbyingActivity: 'lobbying.activity.list',
+  teamScorecard: 'team.scorecard.read',
 };
 
 const field =
@@ -191,6 +192,7 @@ export const resolvers = {
     meeting: byId('meetings.batch', 'meetingId'),
   },
   RollCallVote: { person: byId('people.details.batch', 'personId') },
+  ScoredPerson: { person: byId('people.details.batch', 'personId') },
   Meeting: {
     agenda: meetingPart('agenda'),
     attendance: meetingPart('attendance'),

@@ -160,6 +160,18 @@ repeat; nested fields count with their top-level field; a document with no top-l
 once). A document is refused before it runs (400) when it nests deeper than 8 levels or its cost is
 over 50,000: each top-level field costs 5,000, so a document holds at most ten.
 """
+type ScoredRollCall { id: String! date: String! actionName: String! result: String }
+type ScoredBill {
+  recordNumber: String! title: String stance: String! rollCall: ScoredRollCall yeas: Int! nays: Int! withStance: Int! againstStance: Int!
+}
+type ScoredVote { recordNumber: String! rollCallId: String! value: String! agrees: Boolean }
+type ScoredPerson {
+  personId: String! name: String! ward: Int withStance: Int! againstStance: Int! notVoting: Int! agreement: Float votes: [ScoredVote!]!
+  person: Person
+}
+"""The team's scorecard: the latest roll call of each bill it has a stance on, scored against that stance."""
+type Scorecard { bills: [ScoredBill!]! people: [ScoredPerson!]! }
+
 type Query {
   matters(type: String, status: String, sponsor: String, body: String, introduced_from: String, introduced_to: String, q: String, sort: String, ${listArgs}): MatterPage!
   """One matter by record number (any letter case)."""
@@ -182,6 +194,8 @@ type Query {
   search(q: String!, type: String, ${listArgs}): SearchResultPage!
   """Freshness of each upstream source (as /sources)."""
   sources: SourceList!
+  """How each alderperson voted relative to the team's stances (a team credential with team.positions.read; as GET /api/v2/team/scorecard)."""
+  teamScorecard(sort: String): Scorecard!
 ${disclosureFields}}
 
 type Mutation {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
 import { type PageDef, registerPage, sendPageError } from './page-route.ts';
+import { pickerRoutes } from './picker-routes.ts';
 import { bodyPages } from './views/bodies.ts';
 import { comparePages } from './views/compare.ts';
 import { homePages } from './views/home.ts';
@@ -39,5 +40,6 @@ export function pagesSurface(ctx: AppContext) {
   return async function pages(app: FastifyInstance): Promise<void> {
     app.setErrorHandler(async (error, request, reply) => sendPageError(request, reply, error, ctx.config.baseUrl));
     for (const def of pageDefs) registerPage(app, ctx, def);
+    await app.register(pickerRoutes(ctx));
   };
 }

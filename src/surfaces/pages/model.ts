@@ -2,7 +2,7 @@
 // from which both the HTML page and its Markdown variant are rendered (render-html.ts,
 // render-markdown.ts), so the two can never disagree. Links are site paths; the Markdown variant
 // makes them absolute from BASE_URL.
-import type { Bar } from '../dashboard/charts.ts';
+import type { Bar } from '../charts/bar-chart.ts';
 
 export interface Link {
   text: string;

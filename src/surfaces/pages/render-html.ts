@@ -2,7 +2,7 @@
 // definition lists, tables with captions and header cells, labelled forms), charts as SVG with the
 // same figures in a table beside them. Every value is escaped by hono/html's template.
 import { html, raw } from 'hono/html';
-import { barChart } from '../dashboard/charts.ts';
+import { barChart } from '../charts/bar-chart.ts';
 import type { Html } from '../web/layout.ts';
 import type { Block, FormField, Inline, Text } from './model.ts';
 

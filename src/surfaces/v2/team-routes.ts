@@ -35,6 +35,7 @@ export const teamRoutes = [
   route('POST', '/team/dashboards', 'team.dashboards.create'),
   route('PATCH', '/team/dashboards/:id', 'team.dashboards.update', { body: 'change' }),
   route('DELETE', '/team/dashboards/:id', 'team.dashboards.delete'),
+  route('GET', '/team/scorecard', 'team.scorecard.read'),
 ];
 
 export const peopleRoutes = [

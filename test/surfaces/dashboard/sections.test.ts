@@ -69,8 +69,8 @@ describe('notes', () => {
     const owner = browserWith(w.t, team.sessions.owner);
     const made = await member.submit(url('notes'), url('notes'), {
       body: 'Sponsor is open to amendments.',
-      subjectType: 'matter',
-      subjectRef: record.toLowerCase(),
+      // Typed into the subject picker without JavaScript: the server resolves the one match.
+      'subject-text': record.toLowerCase(),
     });
     assert.equal(made.status, 303);
     const seen = await owner.get(url('notes'));
@@ -81,7 +81,7 @@ describe('notes', () => {
     const forged = await owner.post(`${url('notes')}/${id}/delete`, { _csrf: csrfOf(seen.body) });
     assert.equal(forged.status, 403);
     assert.match(forged.body, /Only the author/);
-    const edited = await member.submit(url('notes'), `${url('notes')}/${id}`, { body: 'Sponsor agreed.', subjectType: 'none' });
+    const edited = await member.submit(url('notes'), `${url('notes')}/${id}`, { body: 'Sponsor agreed.', subject: '', 'subject-text': '' });
     assert.equal(edited.status, 303);
     const after = await owner.get(url('notes'));
     assert.match(after.body, /Sponsor agreed\./);
@@ -92,9 +92,9 @@ describe('notes', () => {
 
   test('an empty note or an unknown subject is refused with the reason', async () => {
     const b = browserWith(w.t, team.sessions.member);
-    const empty = await b.submit(url('notes'), url('notes'), { body: '', subjectType: 'none' });
+    const empty = await b.submit(url('notes'), url('notes'), { body: '' });
     assert.equal(empty.status, 400);
-    const unknown = await b.submit(url('notes'), url('notes'), { body: 'x', subjectType: 'person', subjectRef: 'nobody' });
+    const unknown = await b.submit(url('notes'), url('notes'), { body: 'x', subject: 'person:nobody' });
     assert.equal(unknown.status, 404);
     assert.match(unknown.body, /No person/);
   });

@@ -123,7 +123,12 @@ test('team notes: any member writes; only the author edits or deletes; subjects 
     await call(team.keys.member, 'POST', '/team/notes', { body: 'Call the sponsor', subject: { type: 'matter', refId: matter.recordNumber.toUpperCase() } }),
     201,
   );
-  assert.deepEqual(Object.keys(note).sort(), ['authorId', 'body', 'createdAt', 'id', 'subject', 'updatedAt']);
+  assert.deepEqual(Object.keys(note).sort(), ['authorId', 'authorName', 'body', 'createdAt', 'id', 'subject', 'updatedAt', 'yours']);
+  // The author's name and whether the caller wrote it come with the note (the dashboard shows them, never joins them).
+  assert.equal(note.authorName, (await w.t.ctx.services.accounts.get(team.member)).name);
+  assert.equal(note.yours, true);
+  const seenByOwner = expectOk(await call(team.keys.owner, 'GET', '/team/notes')).data.find((n: any) => n.id === note.id);
+  assert.equal(seenByOwner.yours, false);
   assert.deepEqual(note.subject, { type: 'matter', refId: matter.recordNumber });
   assert.equal(note.authorId, team.member);
   const plain = expectOk(await call(team.keys.owner, 'POST', '/team/notes', { body: 'General note' }), 201);

@@ -1,20 +1,24 @@
-// Charts as server-rendered inline SVG: they need no script, scale with the page, and carry a
-// text title and labels for screen readers.
+// Charts as server-rendered inline SVG, shared by the public pages and the team dashboard: they
+// need no script, scale with the page, and carry a text title and labels for screen readers. The
+// same figures go in a table next to the chart (WCAG 1.1.1: a text alternative that holds the data).
 import { html } from 'hono/html';
-import type { Html } from '../web/layout.ts';
+
+type Html = ReturnType<typeof html>;
 
 export interface Bar {
   label: string;
   value: number;
   /** Shown at the end of the bar; defaults to the value. */
   text?: string;
+  /** The record the bar is about, cited in the table (a public page path). */
+  href?: string | null;
 }
 
 export interface Chart {
   title: string;
   bars: Bar[];
   /** Said under the chart: what it is drawn from, or why it is empty. */
-  note?: string;
+  note?: string | null;
 }
 
 const palette = ['#1f5fa8', '#b5452b', '#5a8f29', '#8a5fb0', '#c28a14', '#2b8a8a', '#7a7a7a', '#a83275'];
@@ -23,7 +27,9 @@ export function barChart(chart: Chart): Html {
   const rowH = 24;
   const labelW = 200;
   const barW = 320;
-  const width = labelW + barW + 110;
+  // Room after the longest bar for the longest figure ("3 of 4 with the team", "$1,234,567").
+  const textW = Math.max(110, ...chart.bars.map((b) => (b.text ?? String(b.value)).length * 7.5 + 12));
+  const width = labelW + barW + Math.ceil(textW);
   const height = Math.max(1, chart.bars.length) * rowH + 8;
   const max = Math.max(0, ...chart.bars.map((b) => b.value));
   const bars = chart.bars.map((b, i) => {
@@ -41,6 +47,15 @@ ${
     : ''
 }
 ${chart.note ? html`<p class="muted">${chart.note}</p>` : ''}</figure>`;
+}
+
+/** The chart and its figures as a table (folded away under the chart), each bar's record linked. */
+export function chartWithTable(chart: Chart, head: readonly [string, string] = ['', 'Figure']): Html {
+  if (!chart.bars.length) return barChart(chart);
+  const label = (b: Bar) => (b.href ? html`<a href="${b.href}">${b.label}</a>` : b.label);
+  return html`${barChart(chart)}<details class="figures"><summary>The figures as a table</summary><table><caption>${chart.title}</caption>
+<thead><tr><th scope="col">${head[0]}</th><th scope="col" class="num">${head[1]}</th></tr></thead>
+<tbody>${chart.bars.map((b) => html`<tr><td>${label(b)}</td><td class="num">${b.text ?? String(b.value)}</td></tr>`)}</tbody></table></details>`;
 }
 
 export function dollars(amount: number): string {
