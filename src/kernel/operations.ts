@@ -20,6 +20,12 @@ export const scopeCatalogue = {
   'team.dashboards.write': { kind: 'team', description: 'Create, edit and delete analytics dashboards.' },
   'people.read': { kind: 'team', description: 'Read officials, City staff and lobbyists, and meeting testimony.' },
   'people.private.read': { kind: 'team', description: 'Also read residents and organization representatives (offices teams).' },
+  'team.members.read': { kind: 'team', description: "See the team's members and their roles." },
+  'team.members.write': { kind: 'team', description: 'Add and remove members and change their roles (owners and admins).' },
+  'team.keys.read': { kind: 'team', description: "List the team's API keys (prefixes, names, scopes; never the secrets)." },
+  'team.keys.write': { kind: 'team', description: "Create, change and revoke the team's API keys (owners and admins; never more power than the caller's own)." },
+  'me.webhooks.read': { kind: 'personal', description: 'See your webhooks and their deliveries.' },
+  'me.webhooks.write': { kind: 'personal', description: 'Create and delete your webhooks.' },
 } as const;
 
 export type Scope = keyof typeof scopeCatalogue;
