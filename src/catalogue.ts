@@ -9,6 +9,8 @@ import { credentialsOperations } from './modules/credentials/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
 import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
 import { teamDataOperations } from './modules/team-data/operations.ts';
+import { accountsOperations } from './modules/accounts/operations.ts';
+import { webhooksOperations } from './modules/webhooks/operations.ts';
 import type { Services } from './services.ts';
 
 type Definitions = typeof publicDataOperations &
@@ -17,7 +19,9 @@ type Definitions = typeof publicDataOperations &
   typeof credentialsOperations &
   typeof answersOperations &
   typeof alertsOperations &
-  typeof bulkOperations;
+  typeof bulkOperations &
+  typeof accountsOperations &
+  typeof webhooksOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -33,5 +37,7 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.answers, answersOperations),
     ...bindOperations(services.alerts, alertsOperations),
     ...bindOperations(services.bulk, bulkOperations),
+    ...bindOperations(services.accounts, accountsOperations),
+    ...bindOperations(services.webhooks, webhooksOperations),
   ];
 }

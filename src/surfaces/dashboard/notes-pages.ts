@@ -3,7 +3,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
 import { teamSchemas } from '../../modules/team-data/index.ts';
 import { field } from '../web/form.ts';
 import { csrfField, formatTime, type Html } from '../web/layout.ts';
@@ -31,7 +30,7 @@ function subjectFields(current: teamSchemas.NoteOut['subject']): Html {
 export function notesPages(ctx: AppContext) {
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.NoteOut>((cursor) => v.perform('team.notes.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
-    const team = await ctx.services.accounts.teams.get(asAccount(v.actor.account.id), v.teamId);
+    const team = await ctx.services.accounts.teams.get(v.actor, v.teamId);
     const names = new Map(team.members.map((m) => [m.accountId, m.name ?? m.email]));
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/notes`;

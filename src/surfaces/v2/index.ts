@@ -11,6 +11,7 @@ import type { RouteDef } from '../http/route.ts';
 import { answerRoutes, meRoutes, publicRoutes } from '../v1/public-routes.ts';
 import { v2OpenApi } from './openapi.ts';
 import { sessionAuth } from './session-auth.ts';
+import { memberRoutes, webhookRoutes } from './settings-routes.ts';
 import { peopleRoutes, teamRoutes } from './team-routes.ts';
 
 /**
@@ -25,6 +26,8 @@ export const v2Routes: readonly RouteDef[] = [
   ...answerRoutes,
   ...teamRoutes,
   ...peopleRoutes,
+  ...memberRoutes,
+  ...webhookRoutes,
 ];
 
 export interface V2Options {
