@@ -12,6 +12,7 @@ import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
 import { createToolbox } from '../../src/surfaces/mcp/tools.ts';
 import { pageOperations } from '../../src/surfaces/pages/index.ts';
 import { v2OpenApi } from '../../src/surfaces/v2/openapi.ts';
+import { settingsOperations } from '../../src/surfaces/web/perform.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { createFastify } from '../../src/app.ts';
 import { oauthSurface } from '../../src/surfaces/oauth/index.ts';
@@ -34,6 +35,7 @@ function bindings(): Map<string, string[]> {
   for (const row of rows) add(row.operationId, row.name);
   for (const id of dashboardOperations) add(id, 'dashboard');
   for (const id of pageOperations) add(id, 'pages');
+  for (const id of settingsOperations) add(id, 'web settings');
   for (const b of a2aBindings) add(b.operationId, `a2a ${b.method}`);
   for (const id of graphqlOperations) add(id, 'graphql');
   for (const tool of createToolbox(catalogue).all) add(tool.operation.id, `mcp ${tool.name}`);

@@ -121,8 +121,9 @@ export function createWebhooksService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
       }
       const id = `whe_${crypto.randomUUID()}`;
       const secret = newSigningSecret();
-      await repo.insertEndpoint(db, { id, account_id: by.account.id, url, secret });
-      return { endpoint: present({ id, url, secret, created_at: clock.now() }), secret };
+      // The stored row, so this answer shows the endpoint exactly as every later list does.
+      const row = await repo.insertEndpoint(db, { id, account_id: by.account.id, url, secret });
+      return { endpoint: present(row), secret };
     },
 
     async remove(by: Actor, id: string): Promise<void> {
