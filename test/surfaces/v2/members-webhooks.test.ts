@@ -42,7 +42,12 @@ test('owners list, add, change and remove members', async () => {
   const added = expectOk(await call(team.keys.owner, 'POST', '/team/members', { email: person.email.toUpperCase(), role: 'admin' }), 201);
   assert.deepEqual([added.accountId, added.role], [person.id, 'admin']);
   expectError(await call(team.keys.owner, 'POST', '/team/members', { email: person.email, role: 'member' }), 409, 'conflict');
-  expectError(await call(team.keys.owner, 'POST', '/team/members', { email: 'nobody-yet@example.org', role: 'member' }), 400, 'invalid_request', /No one has signed in/);
+  expectError(
+    await call(team.keys.owner, 'POST', '/team/members', { email: 'nobody-yet@example.org', role: 'member' }),
+    400,
+    'invalid_request',
+    /No one has signed in/,
+  );
   expectError(await call(team.keys.owner, 'POST', '/team/members', { email: person.email, role: 'emperor' }), 400, 'invalid_request', /role must be one of/);
   assert.equal(expectOk(await call(team.keys.owner, 'PATCH', `/team/members/${person.id}`, { role: 'member' })).role, 'member');
   assert.deepEqual(expectOk(await call(team.keys.owner, 'DELETE', `/team/members/${person.id}`)), { id: person.id, deleted: true });
@@ -108,7 +113,10 @@ test('a personal key adds a webhook (secret shown once), lists it and its delive
   // Filed in the caller's own statement, so the delivery waits for the queue's sweep (none runs here).
   await t.ctx.services.webhooks.publish(accountId, { id: 'evt_members_1', type: 'credential.issued', data: {} }, { within: t.ctx.db });
   const [delivery] = expectOk(await call(key, 'GET', '/me/webhooks/deliveries')).data;
-  assert.deepEqual([delivery.endpointId, delivery.eventId, delivery.eventType, delivery.status, delivery.attempts], [created.endpoint.id, 'evt_members_1', 'credential.issued', 'pending', []]);
+  assert.deepEqual(
+    [delivery.endpointId, delivery.eventId, delivery.eventType, delivery.status, delivery.attempts],
+    [created.endpoint.id, 'evt_members_1', 'credential.issued', 'pending', []],
+  );
   const stranger = await personalKey(t, hooks);
   expectError(await call(stranger.key, 'DELETE', `/me/webhooks/${created.endpoint.id}`), 404, 'not_found');
   assert.deepEqual(expectOk(await call(stranger.key, 'GET', '/me/webhooks/deliveries')).data, []);
