@@ -123,3 +123,12 @@ test('a personal key adds a webhook (secret shown once), lists it and its delive
   assert.deepEqual(expectOk(await call(key, 'DELETE', `/me/webhooks/${created.endpoint.id}`)), { id: created.endpoint.id, deleted: true });
   assert.deepEqual(expectOk(await call(key, 'GET', '/me/webhooks')).data, []);
 });
+
+test('/auth.md names the new scopes, with their words and the operations that need them', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/auth.md' });
+  assert.equal(res.statusCode, 200);
+  for (const scope of [...members, ...hooks]) assert.match(res.body, new RegExp(scope.replace('.', '\\.')), scope);
+  assert.match(res.body, /Create and delete your webhooks\./);
+  assert.match(res.body, /team\.members\.remove/);
+  assert.match(res.body, /me\.webhooks\.deliveries/);
+});
