@@ -5,7 +5,7 @@
 // (issued through the authorization server's own steps), so both credentials are measured.
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
-import { operator } from '../src/modules/accounts/index.ts';
+import { operator } from '../src/kernel/actor.ts';
 import { mintOAuthTokens } from '../test/helpers/oauth.ts';
 
 const EMAIL = 'bench@bench.invalid';

@@ -24,7 +24,7 @@ if (process.argv[2] === 'serve') {
   const { buildApp } = await import('../src/app.ts');
   const { createContext } = await import('../src/context.ts');
   const { loadConfig } = await import('../src/kernel/config.ts');
-  const { operator } = await import('../src/modules/accounts/index.ts');
+  const { operator } = await import('../src/kernel/actor.ts');
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOAD_SAMPLE: 'true', SMTP_URL: 'smtp://127.0.0.1:1' });
   const ctx = await createContext(config);
   await ctx.services.ingest.loadSampleIfEmpty(() => {});

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/kernel/config.ts';
-import { operator } from '../src/modules/accounts/index.ts';
+import { operator } from '../src/kernel/actor.ts';
 import { startServer } from '../src/server.ts';
 
 const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'council-conformance-'));

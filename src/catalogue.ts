@@ -11,6 +11,8 @@ import { oauthOperations } from './modules/credentials/oauth/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
 import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
 import { teamDataOperations } from './modules/team-data/operations.ts';
+import { accountsOperations } from './modules/accounts/operations.ts';
+import { webhooksOperations } from './modules/webhooks/operations.ts';
 import type { Services } from './services.ts';
 
 type Definitions = typeof publicDataOperations &
@@ -21,7 +23,9 @@ type Definitions = typeof publicDataOperations &
   typeof alertsOperations &
   typeof bulkOperations &
   typeof eventsOperations &
-  typeof oauthOperations;
+  typeof oauthOperations &
+  typeof accountsOperations &
+  typeof webhooksOperations;
 
 export type OperationId = keyof Definitions;
 /** What an operation takes and returns, from its schemas. */
@@ -39,5 +43,7 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.bulk, bulkOperations),
     ...bindOperations(services.events, eventsOperations),
     ...bindOperations(services.oauth, oauthOperations),
+    ...bindOperations(services.accounts, accountsOperations),
+    ...bindOperations(services.webhooks, webhooksOperations),
   ];
 }

@@ -1,9 +1,11 @@
 // The one command executor: the CLI calls it with its own context when it owns the database, and
-// the admin socket calls it with the running service's context. It calls module services only.
+// the admin socket calls it with the running service's context. It calls module services only, as
+// the operator Actor (kernel/actor.ts): full power, never counted.
 import { inBackground } from '../kernel/db-budget.ts';
 import type { AppContext } from '../context.ts';
 import { migrate } from '../kernel/migrate.ts';
-import { operator } from '../modules/accounts/index.ts';
+import { operator } from '../kernel/actor.ts';
+import { actingOf } from '../modules/accounts/index.ts';
 import type { Command } from './commands.ts';
 
 export interface CommandIo {
@@ -68,7 +70,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { ...(await accounts.teams.setLimits(operator, { teamId: command.team, limits: command.limits })) };
     case 'keys create': {
       const created = await credentials.keys.create({
-        by: operator,
+        by: actingOf(operator),
         accountId: await accountId(command.email),
         name: command.keyName,
         scopes: command.scopes,
@@ -80,7 +82,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { id: created.id, key: created.key };
     }
     case 'keys list': {
-      const keys = await credentials.keys.list(operator, {
+      const keys = await credentials.keys.list(actingOf(operator), {
         ...(command.email ? { accountId: await accountId(command.email) } : {}),
         ...(command.team ? { teamId: command.team } : {}),
         includeRevoked: command.all,
@@ -88,7 +90,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { keys };
     }
     case 'keys revoke':
-      return { ...(await credentials.keys.revoke(operator, { id: command.id })) };
+      return { ...(await credentials.keys.revoke(actingOf(operator), { id: command.id })) };
     case 'bulk': {
       const manifest = await ctx.services.bulk.export({ onProgress: (line) => io.progress(line) });
       return {

@@ -1,12 +1,12 @@
 // Who is calling, built from the database on every request (modules/credentials/verify.ts).
-import type { Scope } from './operations.ts';
+import { allScopes, type Scope } from './operations.ts';
 
 export type Role = 'owner' | 'admin' | 'member';
 export type Feature = 'team_data' | 'advocacy' | 'analytics' | 'people' | 'offices';
 export const features: readonly Feature[] = ['team_data', 'advocacy', 'analytics', 'people', 'offices'];
 export const roles: readonly Role[] = ['owner', 'admin', 'member'];
 
-export type CredentialType = 'api_key' | 'oauth' | 'session' | 'visitor';
+export type CredentialType = 'api_key' | 'oauth' | 'session' | 'visitor' | 'operator';
 
 export interface Actor {
   account: { id: string; email: string; name: string | null };
@@ -16,7 +16,7 @@ export interface Actor {
     id: string;
     type: CredentialType;
     name: string;
-    kind: 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session' | 'visitor';
+    kind: 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session' | 'visitor' | 'operator';
     expiresAt: Date | null;
     /** Scopes granted when the credential was made, before live power cut them (GET /me shows both). */
     grantedScopes?: Scope[];
@@ -55,3 +55,25 @@ export const visitor: Actor = Object.freeze({
   limitsOwner: Object.freeze({ type: 'account' as const, id: '00000000-0000-0000-0000-000000000000' }),
   limits: Object.freeze({ requestsPerDay: 0, requestsPerMinute: 0, aiAnswersPerDay: 0 }),
 });
+
+/**
+ * The operator: the CLI and the admin socket, run on the machine that serves the service
+ * (decisions.md "operator CLI"). Full power over accounts, teams, members and keys — every policy
+ * says so by asking `isOperator`, rather than services having a path that skips the policy. It
+ * belongs to no account or team and is never counted (nothing it does passes the limits).
+ */
+export const operator: Actor = Object.freeze({
+  account: Object.freeze({ id: 'operator', email: '', name: 'operator' }),
+  team: null,
+  credential: Object.freeze({ id: 'operator', type: 'operator' as const, name: 'operator', kind: 'operator' as const, expiresAt: null }),
+  scopes: Object.freeze([...allScopes]) as unknown as Scope[],
+  limitsOwner: Object.freeze({ type: 'account' as const, id: 'operator' }),
+  limits: Object.freeze({ requestsPerDay: 0, requestsPerMinute: 0, aiAnswersPerDay: 0 }),
+});
+
+/** Who is asking, as far as a policy needs to know: any Actor, the operator included. */
+export type Caller = Pick<Actor, 'account' | 'credential'>;
+
+export function isOperator(by: Caller): boolean {
+  return by.credential.type === 'operator';
+}

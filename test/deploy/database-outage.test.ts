@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { freshDatabase, startTestContext, type TestContext } from '../helpers/context.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { until } from '../helpers/service.ts';

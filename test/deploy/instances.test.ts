@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
+import { actingOf } from '../../src/modules/accounts/index.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
 import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -179,7 +180,7 @@ for (const backend of ['postgres', 'redis'] as const) {
       const { key, id } = await keyWith({});
       // Each instance has seen the key (and may keep it in memory).
       for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
-      await t.ctx.services.credentials.keys.revoke(operator, { id });
+      await t.ctx.services.credentials.keys.revoke(actingOf(operator), { id });
       for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
       for (let k = 0; k < 3; k++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 401);
     });

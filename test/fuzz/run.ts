@@ -4,7 +4,7 @@
 // sends 10,000; the suite sends a bounded slice (test/security/fuzz.test.ts).
 import type { TestContext } from '../helpers/context.ts';
 import { tableChecksums } from '../helpers/table-checksums.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { allScopes } from '../../src/kernel/operations.ts';
 import { makeTeam, personalKey, startWorld } from '../surfaces/v2/team-helpers.ts';
 import { type FuzzRequest, generate, routesFromTree, type Target } from './generate.ts';

@@ -5,7 +5,7 @@
 // id, answering "task not found"). The fields are those of A2A v1.0 §9 and the v0.3 JSON-RPC schema.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext } from '../helpers/context.ts';
 
 const t = await startTestContext();

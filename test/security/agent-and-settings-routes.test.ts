@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import { asAccount } from '../../src/modules/accounts/index.ts';
+import { accountActor } from '../helpers/actors.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { signIn } from '../surfaces/v2/team-helpers.ts';
 import { Browser, csrfOf } from '../surfaces/web/browser.ts';
@@ -60,7 +61,7 @@ test('the settings pages need a session; their POSTs need the session and its CS
     { 'sec-fetch-site': 'cross-site' },
   );
   assert.equal(crossSite.status, 403);
-  assert.deepEqual((await t.ctx.services.webhooks.list(asAccount(owner.id))).endpoints, []);
+  assert.deepEqual((await t.ctx.services.webhooks.list(accountActor(owner.id))).endpoints, []);
 });
 
 test('an endpoint of another account is not found, and stays', async () => {
@@ -77,7 +78,7 @@ test('an endpoint of another account is not found, and stays', async () => {
   assert.doesNotMatch(page.body, /theirs\.example/);
   const res = await browser.request('POST', '/account/webhooks/whe_theirs/delete', { _csrf: csrfOf(page.body) });
   assert.equal(res.status, 404);
-  assert.equal((await t.ctx.services.webhooks.list(asAccount(owner.id))).endpoints.length, 1);
+  assert.equal((await t.ctx.services.webhooks.list(accountActor(owner.id))).endpoints.length, 1);
 });
 
 test('the revocation endpoint refuses no credential, an unknown, revoked or expired key, each with a Bearer challenge', async () => {

@@ -11,7 +11,7 @@ import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { DbBudget, withBudget } from '../../src/kernel/db-budget.ts';
 import { normalizeError } from '../../src/kernel/errors.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { seedPublicData } from '../helpers/seed.ts';
 import { messageOf, rpc } from '../surfaces/mcp/helpers.ts';

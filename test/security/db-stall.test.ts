@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { COMMITTEE_ID, seedPublicData } from '../helpers/seed.ts';
 

@@ -16,7 +16,7 @@ import pino from 'pino';
 import { parseCommandLine, UsageError } from '../../src/cli/commands.ts';
 import { createMailer } from '../../src/kernel/mail.ts';
 import { parseMailbox } from '../../src/kernel/mailbox.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { startSmtpReceiver } from '../helpers/smtp.ts';
 import { Browser, csrfOf, signInViaOutbox } from '../surfaces/web/browser.ts';

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { createFastify, MAX_BODY_BYTES, mountSurfaces } from '../../src/app.ts';
 import { allScopes } from '../../src/kernel/operations.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext } from '../helpers/context.ts';
 
 const t = await startTestContext();

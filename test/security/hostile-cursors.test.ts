@@ -3,7 +3,7 @@
 // Every answer is 400 invalid_request, never a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { makeTeam } from '../surfaces/v2/team-helpers.ts';
 import { routeTable } from './route-table.ts';

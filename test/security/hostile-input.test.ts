@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { MAX_JSON_DEPTH } from '../../src/kernel/json-shape.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { makeTeam, startWorld, type World } from '../surfaces/v2/team-helpers.ts';
 
 const hostile = [

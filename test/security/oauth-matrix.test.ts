@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { features } from '../../src/kernel/actor.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import type { Scope } from '../../src/kernel/operations.ts';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { mintOAuthTokens } from '../helpers/oauth.ts';
 import { keyKindFor, otherScopes, type RouteRow, routeTable, urlOf } from './route-table.ts';

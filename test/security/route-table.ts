@@ -11,6 +11,7 @@ import { v1Routes } from '../../src/surfaces/v1/index.ts';
 import { v2Routes } from '../../src/surfaces/v2/index.ts';
 import { alertsCases } from './alerts-cases.ts';
 import { keyCases } from './key-cases.ts';
+import { membersCases } from './members-cases.ts';
 import { teamDataCases } from './team-data-cases.ts';
 
 export type SurfaceName = 'v1' | 'v2';
@@ -92,7 +93,12 @@ export interface OtherTeamCase {
  * Every team route with a path parameter needs an entry here: a case, or the reason its ids are
  * not team-owned. The route-inventory test fails for a team route missing from this table.
  */
-export const otherTeamCases: Partial<Record<OperationId, OtherTeamCase | { notTeamOwned: string }>> = { ...teamDataCases, ...alertsCases, ...keyCases };
+export const otherTeamCases: Partial<Record<OperationId, OtherTeamCase | { notTeamOwned: string }>> = {
+  ...teamDataCases,
+  ...alertsCases,
+  ...keyCases,
+  ...membersCases,
+};
 
 /** Routes whose ids could belong to another team: a team operation addressing something by id. */
 export function needsOtherTeamCase(row: RouteRow): boolean {

@@ -7,7 +7,7 @@
 // argument (from tools/list). No answer may be a 5xx, nor an `internal` error inside a 200.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { pageDefs } from '../../src/surfaces/pages/index.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { seedPublicData } from '../helpers/seed.ts';

@@ -3,7 +3,7 @@
 // parameter with a default is never declared required.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { operator } from '../../src/modules/accounts/index.ts';
+import { operator } from '../../src/kernel/actor.ts';
 import { makeTeam, startWorld, type World } from './v2/team-helpers.ts';
 
 let w: World;

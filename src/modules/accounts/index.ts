@@ -13,7 +13,9 @@ export function createAccounts(deps: ModuleDeps, others: { settlePower: () => Pr
   return createAccountsService(deps, others.settlePower);
 }
 
-export { type AccountActing, type Acting, asAccount, canManageMembers, operator } from './policy.ts';
+/** Legacy: how the key, OAuth-app and security-log services still name their caller (./acting.ts). */
+export { type AccountActing, type Acting, actingOf, asAccount } from './acting.ts';
+export { canManageMembers } from './policy.ts';
 export {
   type AccountView,
   defaultLimits,

@@ -1,7 +1,9 @@
 // Types and input checks of accounts, teams and memberships. Each check throws 400
 // invalid_request with a message that names the field, so the CLI and the dashboard say the same.
 import { type Feature, features, type Limits, type Role, roles } from '../../kernel/actor.ts';
+import { Type } from 'typebox';
 import { AppError } from '../../kernel/errors.ts';
+import { Nullable } from '../../kernel/schema.ts';
 
 export interface AccountView {
   id: string;
@@ -111,3 +113,15 @@ export function parseLimitChange(change: LimitChange): LimitChange {
   }
   return out;
 }
+
+const Iso = Type.String({ format: 'date-time' });
+
+/** A member of a team as the members operations answer it. */
+export const TeamMember = Type.Object({
+  accountId: Type.String(),
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  role: Type.Union(roles.map((r) => Type.Literal(r))),
+  since: Iso,
+});
+export const TeamMembers = Type.Object({ data: Type.Array(TeamMember) }, { description: 'Every member, in the order they joined.' });

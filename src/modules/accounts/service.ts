@@ -1,14 +1,13 @@
-// Accounts, teams, memberships, features and limit overrides. Every change names who asks
-// (`Acting`) and checks policy first; membership changes run in one transaction with the team row
+// Accounts, teams, memberships, features and limit overrides. Every change names who asks (an
+// Actor: a person's credential, or the operator) and checks policy first; membership changes run in one transaction with the team row
 // locked, and tell subscribers (the credentials module revokes keys) inside that transaction.
 import type { Kysely } from 'kysely';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
-import type { Feature, Role } from '../../kernel/actor.ts';
+import { type Actor, type Feature, isOperator, type Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { mailboxOrNull, parseMailbox } from '../../kernel/mailbox.ts';
 import * as policy from './policy.ts';
-import type { AccountActing, Acting } from './policy.ts';
 import { presentAccount, presentMember, presentMembership, presentTeam } from './presenters.ts';
 import * as repo from './repo.ts';
 import {
@@ -50,9 +49,9 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   }
 
   /** The team as the caller may see it: another team's id is not_found, never forbidden. */
-  async function visibleTeam(q: Kysely<DB>, by: Acting, teamId: string, lock = false) {
+  async function visibleTeam(q: Kysely<DB>, by: Actor, teamId: string, lock = false) {
     const row = lock ? await repo.lockTeam(q, teamId) : await repo.findTeam(q, teamId);
-    const callerRole = by.type === 'account' && row ? await repo.roleOf(q, teamId, by.accountId) : null;
+    const callerRole = !isOperator(by) && row ? await repo.roleOf(q, teamId, by.account.id) : null;
     if (!row || !policy.canSeeTeam(by, callerRole)) throw notFound('team');
     return { row, callerRole };
   }
@@ -83,7 +82,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       if (!row) throw new AppError('not_found', `No account with the email ${mailbox}.`);
       return presentAccount(row);
     },
-    async setLimits(by: Acting, input: { accountId: string; limits: LimitChange }): Promise<AccountView> {
+    async setLimits(by: Actor, input: { accountId: string; limits: LimitChange }): Promise<AccountView> {
       policy.requireOperator(by, "change an account's limits");
       const change = parseLimitChange(input.limits);
       const row = await settled(repo.updateAccountLimits(db, input.accountId, change));
@@ -97,7 +96,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   };
 
   const teams = {
-    async create(by: Acting, input: { name: string; ownerAccountId: string; features?: readonly string[] }): Promise<TeamView> {
+    async create(by: Actor, input: { name: string; ownerAccountId: string; features?: readonly string[] }): Promise<TeamView> {
       const name = parseName(input.name, 'name', true)!;
       const features = parseFeatures(input.features ?? []);
       policy.requireTeamCreation(by, input.ownerAccountId, features.length > 0);
@@ -108,7 +107,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
         return presentTeam(row);
       });
     },
-    async get(by: Acting, teamId: string): Promise<TeamView & { members: TeamMemberView[] }> {
+    async get(by: Actor, teamId: string): Promise<TeamView & { members: TeamMemberView[] }> {
       const { row } = await visibleTeam(db, by, teamId);
       const members = (await repo.listMembers(db, teamId)).map(presentMember);
       return { ...presentTeam(row), members };
@@ -118,7 +117,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       const row = await repo.findTeam(db, teamId);
       return row ? presentTeam(row) : null;
     },
-    async setFeatures(by: Acting, input: { teamId: string; enable?: readonly string[]; disable?: readonly string[] }): Promise<TeamView> {
+    async setFeatures(by: Actor, input: { teamId: string; enable?: readonly string[]; disable?: readonly string[] }): Promise<TeamView> {
       policy.requireOperator(by, 'switch team features');
       const enable = parseFeatures(input.enable ?? []);
       const disable = parseFeatures(input.disable ?? []);
@@ -133,7 +132,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
         }),
       );
     },
-    async setLimits(by: Acting, input: { teamId: string; limits: LimitChange }): Promise<TeamView> {
+    async setLimits(by: Actor, input: { teamId: string; limits: LimitChange }): Promise<TeamView> {
       policy.requireOperator(by, "change a team's limits");
       const change = parseLimitChange(input.limits);
       const row = await settled(repo.updateTeamLimits(db, input.teamId, change));
@@ -143,11 +142,11 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   };
 
   /** One membership change under the team lock: look up both roles, ask policy, then write. */
-  async function changeMembership(by: Acting, change: MemberChange, to: Role | null, mustExist: boolean) {
+  async function changeMembership(by: Actor, change: MemberChange, to: Role | null, mustExist: boolean) {
     return settled(membershipTransaction(by, change, to, mustExist));
   }
 
-  function membershipTransaction(by: Acting, change: MemberChange, to: Role | null, mustExist: boolean) {
+  function membershipTransaction(by: Actor, change: MemberChange, to: Role | null, mustExist: boolean) {
     return db.transaction().execute(async (trx) => {
       const { callerRole } = await visibleTeam(trx, by, change.teamId, true);
       await requireAccount(trx, change.accountId);
@@ -169,14 +168,14 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   }
 
   const members = {
-    async add(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
+    async add(by: Actor, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
       return changeMembership(by, input, parseRole(input.role), false);
     },
     /**
      * Adds the person who signed in with `email`. Who may add is decided first, so someone who may
      * not learns nothing about which addresses have accounts: the same refusal for every address.
      */
-    async addByEmail(by: Acting, input: { teamId: string; email: string; role: string }): Promise<TeamMemberView[]> {
+    async addByEmail(by: Actor, input: { teamId: string; email: string; role: string }): Promise<TeamMemberView[]> {
       const role = parseRole(input.role);
       const { callerRole } = await visibleTeam(db, by, input.teamId);
       policy.requireMembershipChange(by, callerRole, { accountId: null, from: null, to: role });
@@ -185,20 +184,14 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       if (!person) throw new AppError('invalid_request', `No one has signed in with ${email} yet. Ask them to sign in once, then add them.`);
       return changeMembership(by, { teamId: input.teamId, accountId: person.id }, role, false);
     },
-    /** The team as a member sees it, with their role and whether they may manage its members. */
-    async view(by: AccountActing, teamId: string) {
-      const { row, callerRole } = await visibleTeam(db, by, teamId);
-      const members = (await repo.listMembers(db, teamId)).map(presentMember);
-      return { team: { ...presentTeam(row), members }, role: callerRole!, mayManage: policy.canManageMembers(callerRole) };
-    },
-    async setRole(by: Acting, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
+    async setRole(by: Actor, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
       return changeMembership(by, input, parseRole(input.role), true);
     },
     /** Ends a membership; the credentials module revokes the person's team keys in the same transaction. */
-    async remove(by: Acting, input: MemberChange): Promise<TeamMemberView[]> {
+    async remove(by: Actor, input: MemberChange): Promise<TeamMemberView[]> {
       return changeMembership(by, input, null, true);
     },
-    async list(by: Acting, teamId: string): Promise<TeamMemberView[]> {
+    async list(by: Actor, teamId: string): Promise<TeamMemberView[]> {
       await visibleTeam(db, by, teamId);
       return (await repo.listMembers(db, teamId)).map(presentMember);
     },

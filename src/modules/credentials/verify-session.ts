@@ -4,7 +4,7 @@
 import type { Actor, Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
-import { type Accounts, asAccount } from '../accounts/index.ts';
+import type { Accounts } from '../accounts/index.ts';
 import type { Sessions } from '../sessions/index.ts';
 import { grantableScopes, withheldScopes } from './grantable.ts';
 
@@ -52,7 +52,9 @@ export function createSessionVerifier(sessions: Pick<Sessions, 'resolve'>, accou
       const accountId = signedIn.actor.account.id;
       const membership = (await accounts.memberships(accountId)).find((m) => m.teamId === teamId);
       if (!membership) throw new AppError('not_found', `No team "${teamId}" among your teams: you are not a member of it.`);
-      const team = await accounts.teams.get(asAccount(accountId), membership.teamId);
+      // The membership was just found: the team is theirs to see.
+      const team = await accounts.teams.find(membership.teamId);
+      if (!team) throw new AppError('not_found', `No team "${teamId}".`);
       const features = team.features;
       return {
         ...signedIn.actor,

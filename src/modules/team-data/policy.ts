@@ -57,8 +57,9 @@ export const followablePersonKinds: PersonKindValue[] = ['alderperson', 'officia
 /** The `by` of a stance history entry: the person and the credential they used. */
 export function historyAuthor(actor: Actor) {
   const type = actor.credential.type;
-  // Writes need a credential: a website visitor is refused at the access check long before this.
-  if (type === 'visitor') throw new Error('A website visitor writes no stance history.');
+  // Writes need a credential: a website visitor is refused at the access check long before this,
+  // and the operator (the CLI) acts for no team.
+  if (type === 'visitor' || type === 'operator') throw new Error(`A ${type} writes no stance history.`);
   return {
     account_id: actor.account.id,
     account_name: actor.account.name ?? actor.account.email,

@@ -4,8 +4,8 @@ import type { DB } from '../../db-schema.ts';
 
 type Q = Kysely<DB>;
 
-export async function insertEndpoint(db: Q, row: { id: string; account_id: string; url: string; secret: string }): Promise<void> {
-  await db.insertInto('webhook_endpoints').values(row).execute();
+export function insertEndpoint(db: Q, row: { id: string; account_id: string; url: string; secret: string }) {
+  return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export function listEndpoints(db: Q, accountId: string) {

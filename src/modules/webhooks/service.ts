@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db-schema.ts';
+import type { Actor } from '../../kernel/actor.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { checkFetchTarget, SafeFetchError } from '../../kernel/safe-fetch.ts';
-import type { AccountActing } from '../accounts/index.ts';
 import * as repo from './repo.ts';
 
 /** An event as webhooks carry it: `id` is the webhook-id, the same on every attempt and endpoint. */
@@ -27,6 +27,8 @@ export interface EndpointView {
 }
 
 const MAX_ENDPOINTS = 10;
+/** How many deliveries the settings page and the API show. */
+export const RECENT = 50;
 const MAX_URL_LENGTH = 2048;
 const EVENT_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
@@ -38,6 +40,33 @@ export function newSigningSecret(): string {
 
 function present(row: { id: string; url: string; secret: string; created_at: Date }): EndpointView {
   return { id: row.id, url: row.url, secretPrefix: row.secret.slice(0, 12), createdAt: new Date(row.created_at).toISOString() };
+}
+
+export interface DeliveryView {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  createdAt: string;
+  finishedAt: string | null;
+  attempts: { at: string; statusCode: number | null; error: string | null }[];
+}
+
+type DeliveryRow = Awaited<ReturnType<typeof repo.recentDeliveries>>[number];
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function presentDelivery(d: DeliveryRow): DeliveryView {
+  return {
+    id: d.id,
+    endpointId: d.endpoint_id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    status: d.status,
+    createdAt: iso(d.created_at),
+    finishedAt: d.finished_at ? iso(d.finished_at) : null,
+    attempts: d.tries.map((a) => ({ at: iso(a.at), statusCode: a.status_code, error: a.error })),
+  };
 }
 
 /**
@@ -70,25 +99,35 @@ export function createWebhooksService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
   }
 
   return {
-    async list(by: AccountActing) {
-      const [endpoints, deliveries] = await Promise.all([repo.listEndpoints(db, by.accountId), repo.recentDeliveries(db, by.accountId, 50)]);
+    async list(by: Actor) {
+      const [endpoints, deliveries] = await Promise.all([repo.listEndpoints(db, by.account.id), repo.recentDeliveries(db, by.account.id, RECENT)]);
       return { endpoints: endpoints.map(present), deliveries };
     },
 
+    async endpoints(by: Actor): Promise<EndpointView[]> {
+      return (await repo.listEndpoints(db, by.account.id)).map(present);
+    },
+
+    /** The account's most recent deliveries, newest first, each with every attempt. */
+    async deliveries(by: Actor): Promise<DeliveryView[]> {
+      return (await repo.recentDeliveries(db, by.account.id, RECENT)).map(presentDelivery);
+    },
+
     /** Adds an endpoint; the secret is in this answer only. */
-    async add(by: AccountActing, input: { url: unknown }): Promise<{ endpoint: EndpointView; secret: string }> {
+    async add(by: Actor, input: { url: unknown }): Promise<{ endpoint: EndpointView; secret: string }> {
       const url = await checkedUrl(input.url);
-      if ((await repo.countEndpoints(db, by.accountId)) >= MAX_ENDPOINTS) {
+      if ((await repo.countEndpoints(db, by.account.id)) >= MAX_ENDPOINTS) {
         throw new AppError('invalid_request', `An account can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
       }
       const id = `whe_${crypto.randomUUID()}`;
       const secret = newSigningSecret();
-      await repo.insertEndpoint(db, { id, account_id: by.accountId, url, secret });
-      return { endpoint: present({ id, url, secret, created_at: clock.now() }), secret };
+      // The stored row, so this answer shows the endpoint exactly as every later list does.
+      const row = await repo.insertEndpoint(db, { id, account_id: by.account.id, url, secret });
+      return { endpoint: present(row), secret };
     },
 
-    async remove(by: AccountActing, id: string): Promise<void> {
-      if (!(await repo.deleteEndpoint(db, by.accountId, id))) throw new AppError('not_found', 'No such webhook endpoint.');
+    async remove(by: Actor, id: string): Promise<void> {
+      if (!(await repo.deleteEndpoint(db, by.account.id, id))) throw new AppError('not_found', 'No such webhook endpoint.');
     },
 
     /**

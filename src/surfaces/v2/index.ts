@@ -12,6 +12,7 @@ import { answerRoutes, meRoutes, publicRoutes } from '../v1/public-routes.ts';
 import { v2OpenApi } from './openapi.ts';
 import { sessionAuth } from './session-auth.ts';
 import { keyRoutes } from './key-routes.ts';
+import { memberRoutes, webhookRoutes } from './settings-routes.ts';
 import { peopleRoutes, teamRoutes } from './team-routes.ts';
 
 /**
@@ -27,6 +28,8 @@ export const v2Routes: readonly RouteDef[] = [
   ...teamRoutes,
   ...peopleRoutes,
   ...keyRoutes,
+  ...memberRoutes,
+  ...webhookRoutes,
 ];
 
 export interface V2Options {

@@ -1,14 +1,17 @@
 // Dashboard → Settings → Members of one team. Owners and admins add people by email, change
-// roles and remove members; anyone may leave. The accounts service decides (who may manage; admins
-// neither make nor unmake owners; a team keeps at least one owner) — this page only offers the forms.
+// roles and remove members; anyone may leave. Each form performs a members operation of the
+// catalogue (modules/accounts/operations.ts) as the signed-in person acting for the team; the
+// accounts policy decides (admins neither make nor unmake owners; a team keeps at least one owner)
+// — this page only offers the forms.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { roles } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
+import { canManageMembers } from '../../modules/accounts/index.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, formatTime, page, sendPage } from './layout.ts';
+import { type SettingsViewer, pagePerformer } from './settings-viewer.ts';
 import { requireCsrf, type SignedIn, signedIn } from './security.ts';
 import { viewerOf } from './signin-pages.ts';
 import { teamNav } from './team-keys-pages.ts';
@@ -23,22 +26,31 @@ function roleSelect(current: string) {
 }
 
 export function membersPages(ctx: AppContext) {
-  const { accounts } = ctx.services;
+  /** The person acting for the page's team: another team's page is a plain 404, before anything else is said. */
+  async function teamPerformer(request: FastifyRequest, session: SignedIn) {
+    const { teamId } = request.params as { teamId: string };
+    const actor = await ctx.services.credentials.actingForTeam(session, teamId);
+    return { p: pagePerformer(ctx, actor), team: actor.team };
+  }
 
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: MembersState, status: number) {
-    const { teamId } = request.params as { teamId: string };
+    const { p, team } = await teamPerformer(request, session);
+    const { data: members } = await p.perform('team.members.list', {});
     const me = session.actor.account.id;
-    const { team, role, mayManage: manager } = await accounts.members.view(asAccount(me), teamId);
+    const manager = p.may('team.members.add') && canManageMembers(team.role);
+    const leave = p.may('team.members.remove');
     const token = session.csrfToken;
     const base = `/dashboard/${team.id}/settings/members`;
-    const rows = team.members.map(
+    const removeForm = (accountId: string) =>
+      html`<form method="post" action="${base}/${accountId}/remove">${csrfField(token)}<button type="submit">${accountId === me ? 'Leave team' : 'Remove'}</button></form>`;
+    const rows = members.map(
       (m) => html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
 <td>${
         manager
           ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role)}<button type="submit">Change role</button></form>
-<form method="post" action="${base}/${m.accountId}/remove">${csrfField(token)}<button type="submit">${m.accountId === me ? 'Leave team' : 'Remove'}</button></form>`
-          : m.accountId === me
-            ? html`<form method="post" action="${base}/${m.accountId}/remove">${csrfField(token)}<button type="submit">Leave team</button></form>`
+${removeForm(m.accountId)}`
+          : m.accountId === me && leave
+            ? removeForm(m.accountId)
             : ''
       }</td></tr>`,
     );
@@ -53,27 +65,26 @@ export function membersPages(ctx: AppContext) {
       : '';
     const body = html`${teamNav(team.id)}
 ${errorBox(state.error)}
-<p>Team <strong>${team.name}</strong> · your role: ${role}</p>
+<p>Team <strong>${team.name}</strong> · your role: ${team.role}</p>
 <table><thead><tr><th>Email</th><th>Name</th><th>Role</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 ${add}`;
     return sendPage(reply, status, page(`${team.name}: members`, viewerOf(request), body));
   }
 
-  /** A refused or malformed form: the page again with the reason and the error's status. */
-  async function attempt(request: FastifyRequest, reply: FastifyReply, state: MembersState, change: (session: SignedIn, teamId: string) => Promise<unknown>) {
+  /**
+   * Performs one change; a refused or malformed form shows the page again with the reason and the
+   * error's status. Someone who left goes back to their account page.
+   */
+  async function attempt(request: FastifyRequest, reply: FastifyReply, state: MembersState, change: (p: SettingsViewer) => Promise<unknown>, leaving = false) {
     const session = signedIn(request, reply)!;
-    const { teamId } = request.params as { teamId: string };
-    // Another team's page is a plain 404, before anything about the form is said.
-    await accounts.members.view(asAccount(session.actor.account.id), teamId);
+    const { p, team } = await teamPerformer(request, session);
     try {
-      await change(session, teamId);
+      await change(p);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return render(request, reply, session, { ...state, error: err.message }, err.status);
     }
-    // Someone who left or lost access goes back to their account page.
-    const still = await accounts.members.roleOf(teamId, session.actor.account.id);
-    return reply.redirect(still ? `/dashboard/${teamId}/settings/members` : '/account', 303);
+    return reply.redirect(leaving ? '/account' : `/dashboard/${team.id}/settings/members`, 303);
   }
 
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -87,21 +98,18 @@ ${add}`;
     app.post('/dashboard/:teamId/settings/members', { preHandler: csrf }, async (request, reply) => {
       const email = field(request.body, 'email');
       const role = field(request.body, 'role');
-      return attempt(request, reply, { previous: { email, role } }, (session, teamId) =>
-        accounts.members.addByEmail(asAccount(session.actor.account.id), { teamId, email, role }),
-      );
+      return attempt(request, reply, { previous: { email, role } }, (p) => p.perform('team.members.add', { email, role }));
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/role', { preHandler: csrf }, async (request, reply) => {
       const { accountId } = request.params as { accountId: string };
-      return attempt(request, reply, {}, (session, teamId) =>
-        accounts.members.setRole(asAccount(session.actor.account.id), { teamId, accountId, role: field(request.body, 'role') }),
-      );
+      return attempt(request, reply, {}, (p) => p.perform('team.members.role.set', { accountId, role: field(request.body, 'role') }));
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/remove', { preHandler: csrf }, async (request, reply) => {
       const { accountId } = request.params as { accountId: string };
-      return attempt(request, reply, {}, (session, teamId) => accounts.members.remove(asAccount(session.actor.account.id), { teamId, accountId }));
+      const leaving = accountId === request.signedIn?.actor.account.id;
+      return attempt(request, reply, {}, (p) => p.perform('team.members.remove', { accountId }), leaving);
     });
   };
 }

@@ -1,14 +1,16 @@
 // Account settings → Webhooks (add an https endpoint, its signing secret shown once, delete; the
-// recent deliveries with every attempt) and → Security log (credential events, newest first).
+// recent deliveries with every attempt) and → Security log (credential events, newest first). The
+// webhook forms perform the webhooks operations (modules/webhooks/operations.ts) as the signed-in
+// person, like every surface.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { asAccount } from '../../modules/accounts/index.ts';
+import type { OperationOutput } from '../../catalogue.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, formatTime, type Html, page, sendPage } from './layout.ts';
 import { requireCsrf, type SignedIn, signedIn } from './security.ts';
-import { personalViewer } from './settings-viewer.ts';
+import { pagePerformer, personalViewer } from './settings-viewer.ts';
 import { viewerOf } from './signin-pages.ts';
 
 interface WebhookPageState {
@@ -17,7 +19,7 @@ interface WebhookPageState {
   created?: { url: string; secret: string };
 }
 
-type Deliveries = Awaited<ReturnType<AppContext['services']['webhooks']['list']>>['deliveries'];
+type Deliveries = OperationOutput<'me.webhooks.deliveries'>['data'];
 
 function secretBox(url: string, secret: string): Html {
   return html`<div class="notice" role="status">
@@ -32,22 +34,19 @@ function deliveriesTable(deliveries: Deliveries, urls: Map<string, string>): Htm
   if (deliveries.length === 0) return html`<p>No deliveries yet.</p>`;
   return html`<table><thead><tr><th>Event</th><th>Endpoint</th><th>Status</th><th>Attempts</th></tr></thead><tbody>
 ${deliveries.map(
-  (d) => html`<tr><td><code>${d.event_type}</code><br><small>${d.event_id}</small></td>
-<td>${urls.get(d.endpoint_id) ?? ''}</td><td>${d.status}</td>
-<td><ol>${d.tries.map(
-    (a) =>
-      html`<li>${formatTime(new Date(a.at).toISOString())}: ${a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`}${a.error ? html` — ${a.error}` : ''}</li>`,
+  (d) => html`<tr><td><code>${d.eventType}</code><br><small>${d.eventId}</small></td>
+<td>${urls.get(d.endpointId) ?? ''}</td><td>${d.status}</td>
+<td><ol>${d.attempts.map(
+    (a) => html`<li>${formatTime(a.at)}: ${a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`}${a.error ? html` — ${a.error}` : ''}</li>`,
   )}</ol></td></tr>`,
 )}</tbody></table>`;
 }
 
 export function webhooksPages(ctx: AppContext) {
-  const { webhooks } = ctx.services;
-
   async function render(request: FastifyRequest, reply: FastifyReply, session: SignedIn, state: WebhookPageState, status: number) {
-    const by = asAccount(session.actor.account.id);
+    const p = pagePerformer(ctx, session.actor);
     const token = session.csrfToken;
-    const { endpoints, deliveries } = await webhooks.list(by);
+    const [{ data: endpoints }, { data: deliveries }] = await Promise.all([p.perform('me.webhooks.list', {}), p.perform('me.webhooks.deliveries', {})]);
     const urls = new Map(endpoints.map((e) => [e.id, e.url]));
     const list = endpoints.length
       ? html`<table><thead><tr><th>URL</th><th>Secret</th><th>Added</th><th></th></tr></thead><tbody>
@@ -85,7 +84,7 @@ ${deliveriesTable(deliveries, urls)}`;
       const session = signedIn(request, reply)!;
       const url = field(request.body, 'url');
       try {
-        const added = await webhooks.add(asAccount(session.actor.account.id), { url });
+        const added = await pagePerformer(ctx, session.actor).perform('me.webhooks.create', { url });
         return render(request, reply, session, { created: { url: added.endpoint.url, secret: added.secret } }, 201);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
@@ -96,7 +95,7 @@ ${deliveriesTable(deliveries, urls)}`;
     app.post('/account/webhooks/:endpointId/delete', { preHandler: csrf }, async (request, reply) => {
       const session = signedIn(request, reply)!;
       const { endpointId } = request.params as { endpointId: string };
-      await webhooks.remove(asAccount(session.actor.account.id), endpointId);
+      await pagePerformer(ctx, session.actor).perform('me.webhooks.delete', { id: endpointId });
       return reply.redirect('/account/webhooks', 303);
     });
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AppError } from '../../../src/kernel/errors.ts';
-import { asAccount, operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 before(async () => {
@@ -42,7 +43,7 @@ describe('accounts', () => {
   test('limits default, are overridden by the operator only, and null returns to the default', async () => {
     const a = await newAccount();
     assert.deepEqual(a.limits, { requestsPerDay: 1000, requestsPerMinute: 60, aiAnswersPerDay: 50 });
-    await rejectsWith(accounts().setLimits(asAccount(a.id), { accountId: a.id, limits: { requestsPerDay: 5 } }), 'forbidden');
+    await rejectsWith(accounts().setLimits(accountActor(a.id), { accountId: a.id, limits: { requestsPerDay: 5 } }), 'forbidden');
     const changed = await accounts().setLimits(operator, { accountId: a.id, limits: { requestsPerDay: 20000, aiAnswersPerDay: 0 } });
     assert.deepEqual(changed.limits, { requestsPerDay: 20000, requestsPerMinute: 60, aiAnswersPerDay: 0 });
     const back = await accounts().setLimits(operator, { accountId: a.id, limits: { requestsPerDay: null } });
@@ -75,9 +76,9 @@ describe('teams', () => {
     const owner = await newAccount();
     const other = await newAccount();
     await rejectsWith(accounts().teams.create(operator, { name: 'T', ownerAccountId: owner.id, features: ['lasers'] }), 'invalid_request', /lasers/);
-    await rejectsWith(accounts().teams.create(asAccount(other.id), { name: 'T', ownerAccountId: owner.id }), 'forbidden');
-    await rejectsWith(accounts().teams.create(asAccount(owner.id), { name: 'T', ownerAccountId: owner.id, features: ['analytics'] }), 'forbidden');
-    const own = await accounts().teams.create(asAccount(owner.id), { name: 'Own team', ownerAccountId: owner.id });
+    await rejectsWith(accounts().teams.create(accountActor(other.id), { name: 'T', ownerAccountId: owner.id }), 'forbidden');
+    await rejectsWith(accounts().teams.create(accountActor(owner.id), { name: 'T', ownerAccountId: owner.id, features: ['analytics'] }), 'forbidden');
+    const own = await accounts().teams.create(accountActor(owner.id), { name: 'Own team', ownerAccountId: owner.id });
     assert.deepEqual(own.features, []);
   });
 
@@ -88,7 +89,7 @@ describe('teams', () => {
     assert.deepEqual(on.features, ['team_data', 'advocacy']);
     const off = await accounts().teams.setFeatures(operator, { teamId: team.id, disable: ['team_data'] });
     assert.deepEqual(off.features, ['advocacy']);
-    await rejectsWith(accounts().teams.setFeatures(asAccount(owner.id), { teamId: team.id, enable: ['offices'] }), 'forbidden');
+    await rejectsWith(accounts().teams.setFeatures(accountActor(owner.id), { teamId: team.id, enable: ['offices'] }), 'forbidden');
     await rejectsWith(accounts().teams.setFeatures(operator, { teamId: team.id, enable: ['people'], disable: ['people'] }), 'invalid_request');
     await rejectsWith(accounts().teams.setFeatures(operator, { teamId: 'team_missing', enable: ['people'] }), 'not_found');
   });
@@ -99,7 +100,7 @@ describe('teams', () => {
     const changed = await accounts().teams.setLimits(operator, { teamId: team.id, limits: { requestsPerMinute: 600 } });
     assert.equal(changed.limits.requestsPerMinute, 600);
     assert.equal(changed.limitOverrides.requestsPerDay, null);
-    await rejectsWith(accounts().teams.setLimits(asAccount(owner.id), { teamId: team.id, limits: { requestsPerMinute: 1 } }), 'forbidden');
+    await rejectsWith(accounts().teams.setLimits(accountActor(owner.id), { teamId: team.id, limits: { requestsPerMinute: 1 } }), 'forbidden');
   });
 });
 
@@ -111,18 +112,18 @@ describe('memberships and roles', () => {
     const outsider = await newAccount('outsider');
     const team = await accounts().teams.create(operator, { name: 'T', ownerAccountId: owner.id });
     await accounts().members.add(operator, { teamId: team.id, accountId: admin.id, role: 'admin' });
-    await accounts().members.add(asAccount(owner.id), { teamId: team.id, accountId: member.id, role: 'member' });
+    await accounts().members.add(accountActor(owner.id), { teamId: team.id, accountId: member.id, role: 'member' });
     return { owner, admin, member, outsider, team };
   }
 
   test('owners and admins manage members; members and outsiders cannot', async () => {
     const { admin, member, outsider, team } = await teamWith();
     const newcomer = await newAccount();
-    await rejectsWith(accounts().members.add(asAccount(member.id), { teamId: team.id, accountId: newcomer.id, role: 'member' }), 'forbidden');
+    await rejectsWith(accounts().members.add(accountActor(member.id), { teamId: team.id, accountId: newcomer.id, role: 'member' }), 'forbidden');
     // To an outsider the team does not exist.
-    await rejectsWith(accounts().members.add(asAccount(outsider.id), { teamId: team.id, accountId: newcomer.id, role: 'member' }), 'not_found');
-    await rejectsWith(accounts().teams.get(asAccount(outsider.id), team.id), 'not_found');
-    const list = await accounts().members.add(asAccount(admin.id), { teamId: team.id, accountId: newcomer.id, role: 'admin' });
+    await rejectsWith(accounts().members.add(accountActor(outsider.id), { teamId: team.id, accountId: newcomer.id, role: 'member' }), 'not_found');
+    await rejectsWith(accounts().teams.get(accountActor(outsider.id), team.id), 'not_found');
+    const list = await accounts().members.add(accountActor(admin.id), { teamId: team.id, accountId: newcomer.id, role: 'admin' });
     assert.equal(list.find((m) => m.accountId === newcomer.id)?.role, 'admin');
     await rejectsWith(accounts().members.add(operator, { teamId: team.id, accountId: newcomer.id, role: 'member' }), 'conflict');
     await rejectsWith(accounts().members.add(operator, { teamId: team.id, accountId: outsider.id, role: 'boss' }), 'invalid_request', /role/);
@@ -130,10 +131,10 @@ describe('memberships and roles', () => {
 
   test('admins neither make nor unmake owners', async () => {
     const { owner, admin, member, team } = await teamWith();
-    await rejectsWith(accounts().members.setRole(asAccount(admin.id), { teamId: team.id, accountId: member.id, role: 'owner' }), 'forbidden');
-    await rejectsWith(accounts().members.setRole(asAccount(admin.id), { teamId: team.id, accountId: owner.id, role: 'member' }), 'forbidden');
-    await rejectsWith(accounts().members.remove(asAccount(admin.id), { teamId: team.id, accountId: owner.id }), 'forbidden');
-    const list = await accounts().members.setRole(asAccount(admin.id), { teamId: team.id, accountId: member.id, role: 'admin' });
+    await rejectsWith(accounts().members.setRole(accountActor(admin.id), { teamId: team.id, accountId: member.id, role: 'owner' }), 'forbidden');
+    await rejectsWith(accounts().members.setRole(accountActor(admin.id), { teamId: team.id, accountId: owner.id, role: 'member' }), 'forbidden');
+    await rejectsWith(accounts().members.remove(accountActor(admin.id), { teamId: team.id, accountId: owner.id }), 'forbidden');
+    const list = await accounts().members.setRole(accountActor(admin.id), { teamId: team.id, accountId: member.id, role: 'admin' });
     assert.equal(list.find((m) => m.accountId === member.id)?.role, 'admin');
   });
 
@@ -142,14 +143,14 @@ describe('memberships and roles', () => {
     await rejectsWith(accounts().members.setRole(operator, { teamId: team.id, accountId: owner.id, role: 'admin' }), 'invalid_request', /owner/);
     await rejectsWith(accounts().members.remove(operator, { teamId: team.id, accountId: owner.id }), 'invalid_request', /owner/);
     assert.equal(await accounts().members.roleOf(team.id, owner.id), 'owner');
-    await accounts().members.setRole(asAccount(owner.id), { teamId: team.id, accountId: admin.id, role: 'owner' });
-    await accounts().members.setRole(asAccount(admin.id), { teamId: team.id, accountId: owner.id, role: 'member' });
+    await accounts().members.setRole(accountActor(owner.id), { teamId: team.id, accountId: admin.id, role: 'owner' });
+    await accounts().members.setRole(accountActor(admin.id), { teamId: team.id, accountId: owner.id, role: 'member' });
     assert.equal(await accounts().members.roleOf(team.id, owner.id), 'member');
   });
 
   test('anyone may leave a team; removing a non-member is not_found', async () => {
     const { member, outsider, team } = await teamWith();
-    await accounts().members.remove(asAccount(member.id), { teamId: team.id, accountId: member.id });
+    await accounts().members.remove(accountActor(member.id), { teamId: team.id, accountId: member.id });
     assert.equal(await accounts().members.roleOf(team.id, member.id), null);
     await rejectsWith(accounts().members.remove(operator, { teamId: team.id, accountId: outsider.id }), 'not_found');
     await rejectsWith(accounts().members.setRole(operator, { teamId: team.id, accountId: 'acc_missing', role: 'member' }), 'not_found');

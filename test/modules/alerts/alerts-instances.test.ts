@@ -6,12 +6,12 @@
 // On the embedded database (one process per data directory) the same runs on one instance.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { startService, type TestService, until } from '../../helpers/service.ts';
 import { FOLLOWED_MATTER, ingestOptions, startElms } from './helpers.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -58,7 +58,7 @@ test(`one alert per change with ${onPostgres ? 'two instances on one PostgreSQL 
     });
     return (await res.json()) as any;
   };
-  const endpoint = await a.ctx.services.webhooks.add(asAccount(account.id), { url: `${hooks.url}/watcher` });
+  const endpoint = await a.ctx.services.webhooks.add(accountActor(account.id), { url: `${hooks.url}/watcher` });
   hooks.secrets.set('/watcher', endpoint.secret);
   const follow = await call(a, 'POST', '/me/follows', { type: 'legislation', refId: FOLLOWED_MATTER });
   const set = await call(b, 'PUT', `/me/follows/${follow.id}/alerts`, { email: { frequency: 'immediate' }, webhook: true });
@@ -96,7 +96,7 @@ test(`one alert per change with ${onPostgres ? 'two instances on one PostgreSQL 
   const events = await until('both webhook events arrived', async () => (hooks.received.length >= 2 ? hooks.received : undefined));
   assert.equal(new Set(events.map((e) => e.id)).size, 2);
   assert.ok(events.every((e) => e.verified && JSON.parse(e.body).type === 'follow.changed'));
-  assert.equal((await b.ctx.services.webhooks.list(asAccount(account.id))).deliveries.length, 2);
+  assert.equal((await b.ctx.services.webhooks.list(accountActor(account.id))).deliveries.length, 2);
   // Whichever looks claimed them, the two changes were claimed once in all.
   const claimed = looks.reduce((n, l) => n + l.items, 0) + again.reduce((n, l) => n + l.items, 0);
   assert.ok(claimed <= 2);

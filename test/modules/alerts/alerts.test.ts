@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { digestKind } from '../../../src/modules/alerts/deliver.ts';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { startService, type TestService, until } from '../../helpers/service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 import { FOLLOWED_MATTER, idsOf, ingestOptions, NEW_MATTER, SEARCH, startElms } from './helpers.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let elms: Awaited<ReturnType<typeof startElms>>;
 let smtp: SmtpReceiver;
@@ -50,7 +50,7 @@ before(async () => {
   const account = await service.ctx.services.accounts.create({ email: 'resident@example.org' });
   accountId = account.id;
   key = (await service.ctx.services.credentials.keys.create({ accountId, name: 'alerts', scopes: ['me.follows.read', 'me.follows.write'] })).key;
-  const added = await service.ctx.services.webhooks.add(asAccount(accountId), { url: `${hooks.url}/alerts` });
+  const added = await service.ctx.services.webhooks.add(accountActor(accountId), { url: `${hooks.url}/alerts` });
   hooks.secrets.set('/alerts', added.secret);
 });
 
@@ -145,14 +145,14 @@ test('looking again — the same ingest again, and two looks at once — sends n
   assert.equal(a.items + b.items, 0);
   assert.equal(smtp.messages.length, 3);
   // The webhook module keeps one delivery per endpoint and event: still the two.
-  const { deliveries } = await service.ctx.services.webhooks.list(asAccount(accountId));
+  const { deliveries } = await service.ctx.services.webhooks.list(accountActor(accountId));
   assert.equal(deliveries.length, 2);
 });
 
 test("each delivery shows on the follow's alerts: what was sent, when, and its status", async () => {
   // Waited for through the services (polling the API would spend the per-minute requests).
   await until('the webhook events are delivered', async () => {
-    const { deliveries } = await service.ctx.services.webhooks.list(asAccount(accountId));
+    const { deliveries } = await service.ctx.services.webhooks.list(accountActor(accountId));
     return deliveries.length === 2 && deliveries.every((d) => d.status === 'delivered') ? true : undefined;
   });
   await until('the email is recorded as sent', async () => {

@@ -2,7 +2,7 @@
 // the operator's raised limits, so a table of questions is not refused by them), and asking.
 import type { LightMyRequestResponse } from 'fastify';
 import type { Scope } from '../../../src/kernel/operations.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { TestContext } from '../../helpers/context.ts';
 
 let n = 0;

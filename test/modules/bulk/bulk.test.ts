@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { bulkTables } from '../../../src/modules/public-data/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { LOBBYIST_ID, type Seeded, seedPublicData } from '../../helpers/seed.ts';

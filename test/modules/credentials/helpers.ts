@@ -1,7 +1,7 @@
 // Shared set-up of the credentials tests: accounts and a team made through the services.
 import assert from 'node:assert/strict';
 import { AppError } from '../../../src/kernel/errors.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { TestContext } from '../../helpers/context.ts';
 
 export async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<AppError> {

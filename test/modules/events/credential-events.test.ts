@@ -14,6 +14,7 @@ import { until } from '../../helpers/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 import { signIn } from '../../surfaces/v2/team-helpers.ts';
 import { Browser } from '../../surfaces/web/browser.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 let receiver: WebhookReceiver;
@@ -33,7 +34,7 @@ after(async () => {
 async function personWithHook(name: string) {
   const account = await t.ctx.services.accounts.create({ email: `${name}-${crypto.randomUUID()}@example.org` });
   const path = `/${name}-${account.id}`;
-  const { secret } = await t.ctx.services.webhooks.add(asAccount(account.id), { url: `${receiver.url}${path}` });
+  const { secret } = await t.ctx.services.webhooks.add(accountActor(account.id), { url: `${receiver.url}${path}` });
   receiver.secrets.set(path, secret);
   return { account, path };
 }
@@ -103,12 +104,12 @@ test("a team owner revoking a member's team key, and a creator leaving the team,
   const owner = await personWithHook('owner');
   const admin = await personWithHook('admin');
   const { accounts, credentials } = t.ctx.services;
-  const teamId = (await accounts.teams.create(asAccount(owner.account.id), { name: `Team ${crypto.randomUUID()}`, ownerAccountId: owner.account.id })).id;
-  await accounts.members.add(asAccount(owner.account.id), { teamId, accountId: admin.account.id, role: 'admin' });
+  const teamId = (await accounts.teams.create(accountActor(owner.account.id), { name: `Team ${crypto.randomUUID()}`, ownerAccountId: owner.account.id })).id;
+  await accounts.members.add(accountActor(owner.account.id), { teamId, accountId: admin.account.id, role: 'admin' });
   const one = await credentials.keys.create({ accountId: admin.account.id, name: 'team one', scopes: ['public.read'], teamId });
   await credentials.keys.create({ accountId: admin.account.id, name: 'team two', scopes: ['public.read'], teamId });
   await credentials.keys.revoke(asAccount(owner.account.id), { id: one.id });
-  await accounts.members.remove(asAccount(owner.account.id), { teamId, accountId: admin.account.id });
+  await accounts.members.remove(accountActor(owner.account.id), { teamId, accountId: admin.account.id });
   const log = summary(await logOf(admin.account.id));
   assert.deepEqual(log, [
     ['credential.revoked', 'membership_ended', 'team two'],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { verifyCsrf } from '../../../src/modules/sessions/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 

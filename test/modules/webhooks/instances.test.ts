@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../../src/kernel/config.ts';
 import { createContext } from '../../../src/context.ts';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
+import { accountActor } from '../../helpers/actors.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { startService, until } from '../../helpers/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
@@ -26,7 +26,7 @@ test('a retrying delivery survives a restart, and an event filed with no queue r
   try {
     const first = await startService(db.env, env);
     const account = await first.ctx.services.accounts.create({ email: `restart-${crypto.randomUUID()}@example.org` });
-    const by = asAccount(account.id);
+    const by = accountActor(account.id);
     const path = `/restart-${account.id}`;
     receiver.secrets.set(path, (await first.ctx.services.webhooks.add(by, { url: `${receiver.url}${path}` })).secret);
     receiver.script.set(path, [{ status: 500 }]);
@@ -77,7 +77,7 @@ test('two instances on one PostgreSQL database deliver each event once per endpo
   const two = await startService(db.env, env);
   try {
     const account = await one.ctx.services.accounts.create({ email: `two-${crypto.randomUUID()}@example.org` });
-    const by = asAccount(account.id);
+    const by = accountActor(account.id);
     const paths = [`/two-a-${account.id}`, `/two-b-${account.id}`];
     for (const path of paths) receiver.secrets.set(path, (await one.ctx.services.webhooks.add(by, { url: `${receiver.url}${path}` })).secret);
     const events = Array.from({ length: 10 }, () => event());

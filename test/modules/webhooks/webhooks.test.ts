@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
+import { accountActor } from '../../helpers/actors.ts';
 import { startWorkers } from '../../../src/workers.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { until } from '../../helpers/service.ts';
@@ -36,20 +36,20 @@ after(async () => {
 
 async function person() {
   const account = await t.ctx.services.accounts.create({ email: `hooks-${crypto.randomUUID()}@example.org` });
-  return { id: account.id, by: asAccount(account.id) };
+  return { id: account.id, by: accountActor(account.id) };
 }
 
-async function endpoint(by: ReturnType<typeof asAccount>, path: string) {
+async function endpoint(by: ReturnType<typeof accountActor>, path: string) {
   const added = await t.ctx.services.webhooks.add(by, { url: `${receiver.url}${path}` });
   assert.match(added.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
   receiver.secrets.set(path, added.secret);
   return added;
 }
 
-const deliveriesOf = async (by: ReturnType<typeof asAccount>) => (await t.ctx.services.webhooks.list(by)).deliveries;
+const deliveriesOf = async (by: ReturnType<typeof accountActor>) => (await t.ctx.services.webhooks.list(by)).deliveries;
 
 /** On a timeout, what the deliveries and their jobs looked like (for diagnosing a slow queue). */
-async function explain(by: ReturnType<typeof asAccount>, err: Error): Promise<never> {
+async function explain(by: ReturnType<typeof accountActor>, err: Error): Promise<never> {
   const deliveries = await deliveriesOf(by);
   const jobs =
     await sql`select state, retry_count, start_after, started_on, completed_on, singleton_key, output from pgboss.job where name = 'webhooks.deliver' and singleton_key in (${sql.join(deliveries.map((d) => d.id))})`.execute(

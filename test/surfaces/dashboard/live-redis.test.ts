@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
+import { accountActor } from '../../helpers/actors.ts';
 import { redisEventBus } from '../../../src/modules/live/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData, type Seeded } from '../../helpers/seed.ts';
@@ -51,7 +51,7 @@ describe('a dashboard with REDIS_URL', () => {
     const res = await api(t)(team.keys.admin, 'PUT', `/team/legislation/${seeded.rollCalls[0]!.recordNumber}/stance`, { stance: 'supports' });
     assert.equal(res.statusCode, 200, res.body);
     await s.waitFor((e) => e.event === 'team' && JSON.parse(e.data).kind === 'stance');
-    await t.ctx.services.accounts.members.remove(asAccount(team.owner), { teamId: team.id, accountId: team.member });
+    await t.ctx.services.accounts.members.remove(accountActor(team.owner), { teamId: team.id, accountId: team.member });
     const closed = await s.waitFor((e) => e.event === 'closed');
     assert.equal(JSON.parse(closed.data).reason, 'removed');
     await s.ended;

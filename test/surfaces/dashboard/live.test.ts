@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createFastify } from '../../../src/app.ts';
 import { sql } from 'kysely';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
+import { accountActor } from '../../helpers/actors.ts';
 import { dashboardSurface } from '../../../src/surfaces/dashboard/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { api, startWorld, type World } from '../v2/team-helpers.ts';
@@ -97,7 +97,7 @@ describe('the event stream', () => {
     const fresh = await dashboardTeam(w.t);
     const s = await openStream(port, events(fresh.id), cookie(fresh.sessions.member));
     assert.equal(s.status, 200);
-    await w.t.ctx.services.accounts.members.remove(asAccount(fresh.owner), { teamId: fresh.id, accountId: fresh.member });
+    await w.t.ctx.services.accounts.members.remove(accountActor(fresh.owner), { teamId: fresh.id, accountId: fresh.member });
     const closed = await s.waitFor((e) => e.event === 'closed');
     assert.equal(JSON.parse(closed.data).reason, 'removed');
     await s.ended;
@@ -169,7 +169,7 @@ describe('two instances on one PostgreSQL database', { skip: !onServer && 'needs
     const res = await api(w.t)(fresh.keys.admin, 'PUT', `/team/legislation/${record}/stance`, { stance: 'opposes' });
     assert.equal(res.statusCode, 200, res.body);
     await s.waitFor(teamEvent('stance'));
-    await w.t.ctx.services.accounts.members.remove(asAccount(fresh.owner), { teamId: fresh.id, accountId: fresh.member });
+    await w.t.ctx.services.accounts.members.remove(accountActor(fresh.owner), { teamId: fresh.id, accountId: fresh.member });
     await s.waitFor((e) => e.event === 'closed');
     await s.ended;
   });

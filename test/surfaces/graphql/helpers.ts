@@ -3,7 +3,7 @@
 // service listening on a loopback port, and a GraphQL client over HTTP (a POST or GET with fetch).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { Scope } from '../../../src/kernel/operations.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../../../src/app.ts';
 import type { OperationId } from '../../../src/catalogue.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { Surface } from '../../../src/modules/credentials/index.ts';
 import { admit, run, settle } from '../../../src/surfaces/http/admit.ts';
 import { authenticateRequests } from '../../../src/surfaces/http/guard.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { features } from '../../../src/kernel/actor.ts';
 import type { Scope } from '../../../src/kernel/operations.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { mintOAuthTokens } from '../../helpers/oauth.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';

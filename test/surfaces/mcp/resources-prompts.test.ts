@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Scope } from '../../../src/kernel/operations.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
 import { startService, type TestService } from '../../helpers/service.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';

@@ -4,7 +4,7 @@
 // disconnected on the account page and under the team's Settings → API keys.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { Browser } from '../web/browser.ts';
 import { csrfOf } from '../web/browser.ts';
 import { authorize, callWith, exchange, type OAuthTest, refresh, registerClient, startOAuthTest } from './helpers.ts';

@@ -1,5 +1,5 @@
 // Shared set-up for the v1 public-data route tests: a seeded database and a public.read key.
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 const clock = new ManualClock('2025-03-10T21:00:00Z');

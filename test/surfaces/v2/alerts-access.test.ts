@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { browserWith, dashboardTeam, type DashboardTeam } from '../dashboard/helpers.ts';
 import { api as apiOf, expectError, expectOk, personalKey, startWorld, type World } from './team-helpers.ts';
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Scope } from '../../../src/kernel/operations.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { grantableScopes } from '../../../src/modules/credentials/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from '../../modules/credentials/helpers.ts';
@@ -30,11 +31,11 @@ before(async () => {
     'forbidden',
     /Only team owners and admins can make team keys/,
   );
-  await t.ctx.services.accounts.members.setRole({ type: 'operator' }, { teamId: team.team.id, accountId: team.member.id, role: 'admin' });
+  await t.ctx.services.accounts.members.setRole(operator, { teamId: team.team.id, accountId: team.member.id, role: 'admin' });
   // The member made a key with team.keys.write while an admin: demoted, the key keeps the read and loses the write.
   const scopes: Scope[] = ['team.keys.read', 'team.keys.write', 'public.read'];
   keyOf.member = (await keys.create({ accountId: team.member.id, teamId: team.team.id, name: 'member key', scopes })).key;
-  await t.ctx.services.accounts.members.setRole({ type: 'operator' }, { teamId: team.team.id, accountId: team.member.id, role: 'member' });
+  await t.ctx.services.accounts.members.setRole(operator, { teamId: team.team.id, accountId: team.member.id, role: 'member' });
 });
 after(async () => {
   await t.close();

@@ -128,12 +128,12 @@ test('people: officials, staff and lobbyists with people.read; residents and rep
     ['resident-1'],
   );
   // The scope without the feature (the team lost offices) shows public people only.
-  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, {
+  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/kernel/actor.ts')).operator, {
     teamId: other.id,
     disable: ['offices'],
   });
   expectError(await call(other.keys.owner, 'GET', '/people/resident-1'), 404, 'not_found');
-  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/modules/accounts/index.ts')).operator, {
+  await w.t.ctx.services.accounts.teams.setFeatures((await import('../../../src/kernel/actor.ts')).operator, {
     teamId: other.id,
     enable: ['offices'],
   });

@@ -2,7 +2,7 @@
 // data, context/role/feature denials, another team's ids, sizes, sessions and idempotent replays.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { COUNCIL_ID, LOBBYIST_ID } from '../../helpers/seed.ts';
 import { api, expectError, expectOk, makeTeam, personalKey, sessionHeaders, signIn, startWorld, type Team, type World } from './team-helpers.ts';
 

@@ -3,7 +3,7 @@
 // people and testimony rows (the sample has none) written the way ingest writes them.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import type { Scope } from '../../../src/kernel/operations.ts';
 import { csrfTokenFor } from '../../../src/modules/sessions/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { operator } from '../../../src/modules/accounts/index.ts';
+import { operator } from '../../../src/kernel/actor.ts';
 import { csrfTokenFor } from '../../../src/modules/sessions/index.ts';
 import { type RouteDef, routeParts } from '../../../src/surfaces/http/route.ts';
 import { replacedInV2, v2Routes } from '../../../src/surfaces/v2/index.ts';
