@@ -21,7 +21,7 @@ const sections: [Section, string][] = [
 ];
 
 const style = `
-nav.team a[aria-current]{font-weight:bold;text-decoration:none}
+nav.team{border-bottom:1px solid #ddd;padding-bottom:.4rem}
 .stance-supports{color:#075e2b;font-weight:bold}.stance-opposes{color:#8a1010;font-weight:bold}
 form.inline{display:inline}td form{margin:.15rem 0}
 .chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
@@ -34,7 +34,7 @@ export function teamBase(teamId: string): string {
 
 function nav(teamId: string, current: Section): Html {
   const base = teamBase(teamId);
-  return html`<nav class="team">${sections.map(
+  return html`<nav class="team" aria-label="Team">${sections.map(
     ([s, label], i) => html`${i ? ' · ' : ''}<a href="${base}/${s}" ${s === current ? html`aria-current="page"` : ''}>${label}</a>`,
   )} · Settings: <a href="${base}/settings/api-keys">API keys</a>, <a href="${base}/settings/members">Members</a></nav>`;
 }
