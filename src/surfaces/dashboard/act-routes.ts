@@ -45,12 +45,12 @@ async function teamAbilities(ctx: AppContext, actor: TeamActor, record: PublicRe
       ? await all((cursor) => perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) }))
       : [];
   const isMatter = record.type === 'matter';
-  const stance = isMatter && ctx.operations.mayPerform(actor, 'team.stance.read') ? await orNull(() => perform('team.stance.read', { record: record.ref })) : null;
+  const stance =
+    isMatter && ctx.operations.mayPerform(actor, 'team.stance.read') ? await orNull(() => perform('team.stance.read', { record: record.ref })) : null;
   const board =
     isMatter && ctx.operations.mayPerform(actor, 'team.targets.board') ? await orNull(() => perform('team.targets.board', { record: record.ref })) : null;
   // On a person's page: the team's bills, whose target lists the person can be added to.
-  const bills =
-    record.type === 'person' && may.targets ? ((await orNull(() => perform('team.legislation.list', {})))?.data ?? []) : [];
+  const bills = record.type === 'person' && may.targets ? ((await orNull(() => perform('team.legislation.list', {})))?.data ?? []) : [];
   return {
     id: actor.team.id,
     name: actor.team.name,
@@ -59,7 +59,7 @@ async function teamAbilities(ctx: AppContext, actor: TeamActor, record: PublicRe
     may,
     follow: followOf(follows, record),
     stance: stance?.stance ?? null,
-    targets: board ? board.targets.map((t) => ({ personId: t.personId, name: t.name, ward: t.ward, contacted: t.contacted })) : [],
+    targets: board ? board.targets.map((t) => ({ personId: t.personId, name: t.name, ward: t.ward, contacted: t.contacted, votes: t.votes.map((x) => `${x.value} on ${x.date}`) })) : [],
     bills: bills.map((b) => ({ recordNumber: b.recordNumber, title: b.title })),
   };
 }
@@ -106,8 +106,12 @@ export function actRoutes(ctx: AppContext) {
 ${
   teams.length
     ? html`<p>Which team are you acting for?</p><ul>${teams.map((t) => html`<li><a href="${recordViewHref(t.id, record)}">${t.name}</a></li>`)}</ul>`
-    : html`<p>You are not in a team. ${record.followType ? html`<form method="post" action="/account/follows">${csrfField(session.csrfToken)}<input type="hidden" name="type" value="${record.followType}">
-<input type="hidden" name="refId" value="${record.ref}"><button type="submit">Follow it yourself</button></form>` : ''}</p>`
+    : html`<p>You are not in a team. ${
+        record.followType
+          ? html`<form method="post" action="/account/follows">${csrfField(session.csrfToken)}<input type="hidden" name="type" value="${record.followType}">
+<input type="hidden" name="refId" value="${record.ref}"><button type="submit">Follow it yourself</button></form>`
+          : ''
+      }</p>`
 }`;
       return sendPage(reply, 200, page('Act on this record', viewerOf(request), body));
     });

@@ -20,13 +20,6 @@ const sections: [Section, string][] = [
   ['people', 'People'],
 ];
 
-const style = `
-nav.team{border-bottom:1px solid #ddd;padding-bottom:.4rem}
-.stance-supports{color:#075e2b;font-weight:bold}.stance-opposes{color:#8a1010;font-weight:bold}
-form.inline{display:inline}td form{margin:.15rem 0}
-.chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
-.muted{color:#555}textarea{width:100%}
-`;
 
 export function teamBase(teamId: string): string {
   return `/dashboard/${encodeURIComponent(teamId)}`;
@@ -45,8 +38,7 @@ export interface PageState {
 
 /** A dashboard page; `region` is what live.js re-fetches and swaps when the team's data changes. */
 export function dashboardPage(request: FastifyRequest, v: TeamViewer, current: Section, title: string, region: Html, state: PageState = {}): Html {
-  const body = html`<style>${style}</style>
-${nav(v.teamId, current)}
+  const body = html`${nav(v.teamId, current)}
 <p class="muted">Team <strong>${v.actor.team.name}</strong> · your role: ${v.actor.team.role}</p>
 <div id="live" data-live-region data-events="${teamBase(v.teamId)}/events" aria-live="polite">
 ${errorBox(state.error)}

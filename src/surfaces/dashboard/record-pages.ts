@@ -52,13 +52,17 @@ ${current ? post(v, record, 'stance', 'Clear stance', html`<input type="hidden" 
     );
     const listed = new Set(board.value.targets.map((t) => t.personId));
     const alders = manager
-      ? await all<schemas.PersonOut>((cursor) => v.perform('people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200, ...(cursor ? { cursor } : {}) }))
+      ? await all<schemas.PersonOut>((cursor) =>
+          v.perform('people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200, ...(cursor ? { cursor } : {}) }),
+        )
       : [];
     const add = manager
       ? html`<form method="post" action="${recordViewHref(v.teamId, record)}/targets" data-live-form>${csrfField(v.csrfToken)}
 <label>Add alderpersons to the list <select name="personId" multiple size="5">${alders
           .filter((p) => !listed.has(p.id))
-          .map((p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`)}</select></label><button type="submit">Add targets</button></form>`
+          .map(
+            (p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`,
+          )}</select></label><button type="submit">Add targets</button></form>`
       : '';
     targets = html`${rows.length ? html`<table><caption>Target list</caption><thead><tr><th>Target</th><th>Contacted</th><th>Votes on this bill</th><th><span class="muted">Change</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No one on the target list yet.</p>`}${add}`;
   }
@@ -88,7 +92,10 @@ async function notesPart(ctx: AppContext, v: TeamViewer, record: PublicRecord): 
     : '';
   return html`<h2>Team notes</h2>${
     about.length
-      ? about.map((n) => html`<article class="note"><p>${n.body}</p><p class="muted">by ${names.get(n.authorId) ?? 'a former member'} · ${formatTime(n.createdAt)}</p></article>`)
+      ? about.map(
+          (n) =>
+            html`<article class="note"><p>${n.body}</p><p class="muted">by ${names.get(n.authorId) ?? 'a former member'} · ${formatTime(n.createdAt)}</p></article>`,
+        )
       : html`<p>No notes about this yet.</p>`
   }${form}`;
 }
@@ -133,7 +140,9 @@ ${await notesPart(ctx, v, record)}`;
     });
     change('stance', (v, record, body) => {
       const stance = field(body, 'stance');
-      return stance === 'clear' ? v.perform('team.stance.clear', { record: record.ref }) : v.perform('team.stance.set', { record: record.ref, stance: stance as 'supports' });
+      return stance === 'clear'
+        ? v.perform('team.stance.clear', { record: record.ref })
+        : v.perform('team.stance.set', { record: record.ref, stance: stance as 'supports' });
     });
     change('targets', (v, record, body) => v.perform('team.targets.add', { record: record.ref, personIds: fields(body, 'personId') }));
     change('targets/:personId/contacted', (v, record, _b, p) => v.perform('team.targets.contacted.add', { record: record.ref, personId: p.personId! }));

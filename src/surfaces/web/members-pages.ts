@@ -18,8 +18,8 @@ interface MembersState {
   previous?: { email: string; role: string };
 }
 
-function roleSelect(current: string) {
-  return html`<select name="role">${roles.map((r) => html`<option value="${r}" ${r === current ? 'selected' : ''}>${r}</option>`)}</select>`;
+function roleSelect(current: string, label = '') {
+  return html`<select name="role"${label ? html` aria-label="${label}"` : ''}>${roles.map((r) => html`<option value="${r}" ${r === current ? 'selected' : ''}>${r}</option>`)}</select>`;
 }
 
 export function membersPages(ctx: AppContext) {
@@ -35,7 +35,7 @@ export function membersPages(ctx: AppContext) {
       (m) => html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
 <td>${
         manager
-          ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role)}<button type="submit">Change role</button></form>
+          ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role, `Role of ${m.email}`)}<button type="submit">Change role</button></form>
 <form method="post" action="${base}/${m.accountId}/remove">${csrfField(token)}<button type="submit">${m.accountId === me ? 'Leave team' : 'Remove'}</button></form>`
           : m.accountId === me
             ? html`<form method="post" action="${base}/${m.accountId}/remove">${csrfField(token)}<button type="submit">Leave team</button></form>`

@@ -29,7 +29,7 @@ export function safeReturnPath(path: unknown): string | null {
   } catch {
     return null;
   }
-  if (/^[/\\]{2}|^\/[\s\\]|[\x00-\x20\x7f\\]/.test(decoded.split(/[?#]/, 1)[0]!)) return null;
+  if (decoded.startsWith('//') || /[\p{Cc}\s\\]/u.test(decoded.split(/[?#]/, 1)[0]!)) return null;
   const resolved = new URL(path, probe);
   if (resolved.origin !== probe.origin) return null;
   if (/^\/(signin|signout)(\/|$)/.test(resolved.pathname)) return null;

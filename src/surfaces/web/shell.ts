@@ -31,6 +31,9 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.fa
 .secret{font:1.1rem monospace;background:#fffbe6;border:1px solid #c90;padding:.6rem 1rem;word-break:break-all}
 .act{border:1px solid #ccc;border-radius:4px;padding:.6rem 1rem;margin:1rem 0;background:#fafafa}.act h2{margin-top:0;font-size:1.1rem}
 .act form{display:inline-block;margin:.2rem .6rem .2rem 0}.act form.block{display:block}
+nav.team{border-bottom:1px solid #ddd;padding-bottom:.4rem}form.inline{display:inline}td form{margin:.15rem 0}textarea{width:100%;box-sizing:border-box}
+.stance-supports{color:#075e2b;font-weight:bold}.stance-opposes{color:#8a1010;font-weight:bold}
+.chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
 footer{border-top:1px solid #ccc;margin-top:2rem;padding-top:.5rem;font-size:.9rem}figure{margin:1rem 0}svg{max-width:100%;height:auto}
 `;
 

@@ -79,7 +79,7 @@
     else if (t.follow) s.append(el('p', { text: 'The team follows this.' }));
     if (a.record.type === 'matter') {
       const stanceText = t.stance === 'supports' ? 'Supports' : t.stance === 'opposes' ? 'Opposes' : 'No stance yet';
-      s.append(el('p', { 'data-stance': t.stance || 'none' }, el('strong', { text: 'Team stance: ' }), stanceText));
+      s.append(el('p', { 'data-stance': t.stance || 'none' }, el('strong', { text: 'Team stance: ' }), el('span', { class: t.stance ? `stance-${t.stance}` : 'muted', text: stanceText })));
       if (t.may.stance) {
         for (const [value, label] of [
           ['supports', 'Support'],
@@ -92,10 +92,16 @@
       if (t.targets.length) {
         const list = el('ul');
         for (const target of t.targets) {
-          const item = el('li', { 'data-person': target.personId }, `${target.ward ? `Ward ${target.ward}: ` : ''}${target.name} — ${target.contacted ? 'contacted' : 'not contacted yet'} `);
+          const item = el(
+            'li',
+            { 'data-person': target.personId },
+            `${target.ward ? `Ward ${target.ward}: ` : ''}${target.name} — ${target.contacted ? 'contacted' : 'not contacted yet'}; ${target.votes.length ? `voted ${target.votes.join(', ')}` : 'no recorded vote'} `,
+          );
           if (t.may.contacted && !target.contacted) {
             const pid = encodeURIComponent(target.personId);
-            item.append(form(`Mark ${target.name} contacted`, () => v2('POST', `/team/legislation/${rec}/targets/${pid}/contacted`, null, t.id), 'Marked contacted.'));
+            item.append(
+              form(`Mark ${target.name} contacted`, () => v2('POST', `/team/legislation/${rec}/targets/${pid}/contacted`, null, t.id), 'Marked contacted.'),
+            );
           }
           list.append(item);
         }
@@ -104,8 +110,16 @@
       if (t.may.targets) {
         const listed = new Set(t.targets.map((x) => x.personId));
         const select = el('select', { name: 'personId' });
-        for (const p of a.alderpersons) if (!listed.has(p.id)) select.append(el('option', { value: p.id, text: `${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}` }));
-        s.append(form('Add to the target list', (d) => v2('POST', `/team/legislation/${rec}/targets`, { personIds: [d.get('personId')] }, t.id), 'Added.', labelled('Alderperson ', select)));
+        for (const p of a.alderpersons)
+          if (!listed.has(p.id)) select.append(el('option', { value: p.id, text: `${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}` }));
+        s.append(
+          form(
+            'Add to the target list',
+            (d) => v2('POST', `/team/legislation/${rec}/targets`, { personIds: [d.get('personId')] }, t.id),
+            'Added.',
+            labelled('Alderperson ', select),
+          ),
+        );
       }
     }
     if (a.record.type === 'person' && t.may.targets && t.bills.length) {
@@ -135,17 +149,29 @@
     return s;
   }
 
+  // The page is the same for everyone and its header says "Sign in"; a signed-in person gets the
+  // header of the signed-in pages instead (Dashboard or one link per team, and Account).
+  function signedInHeader(teams) {
+    const you = document.querySelector('header.site .you');
+    if (!you || you.dataset.signedIn) return;
+    const links = teams.map((t) => el('a', { href: `/dashboard/${encodeURIComponent(t.id)}`, text: teams.length === 1 ? 'Dashboard' : `${t.name} dashboard` }));
+    you.replaceChildren(...links, el('a', { href: '/account', text: 'Account' }));
+    you.dataset.signedIn = 'true';
+  }
+
   function render(a) {
     csrf = a.csrfToken || '';
     const parts = [];
     if (!a.signedIn) {
       parts.push(el('p', {}, el('a', { href: a.signIn, text: 'Sign in' }), ' to follow this, or to work on it with your team.'));
     } else {
-      if (a.personal.may.follow) parts.push(el('section', { 'aria-label': 'Just you' }, el('h3', { text: 'Just you' }), followForm(a, a.personal.follow, 'just me')));
+      if (a.personal.may.follow)
+        parts.push(el('section', { 'aria-label': 'Just you' }, el('h3', { text: 'Just you' }), followForm(a, a.personal.follow, 'just me')));
       for (const t of a.teams) parts.push(teamSection(a, t));
       if (!parts.length) parts.push(el('p', { text: 'Nothing to do here for you yet.' }));
     }
     controls.replaceChildren(...parts);
+    if (a.signedIn) signedInHeader(a.teams);
     if (fallback && a.signedIn) fallback.hidden = true;
     panel.dataset.actReady = 'true';
   }
