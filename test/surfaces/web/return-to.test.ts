@@ -54,7 +54,7 @@ async function signIn(b: Browser, email: string, first = '/signin'): Promise<str
   const form = await b.get(first);
   assert.equal(form.status, 200, form.body);
   assert.equal((await b.post('/signin', { _csrf: csrfOf(form.body), email })).status, 200);
-  const mail = t.ctx.services.mailer.outbox().findLast((m) => m.to === email)!;
+  const mail = t.ctx.services.mailer.outbox().find((m) => m.to === email)!; // newest first
   const confirm = await b.get(pathOf(linkIn(mail.text)));
   const code = /name="code" value="([^"]+)"/.exec(confirm.body)![1]!;
   const done = await b.post('/signin/verify', { _csrf: csrfOf(confirm.body), code });
