@@ -59,7 +59,15 @@ async function teamAbilities(ctx: AppContext, actor: TeamActor, record: PublicRe
     may,
     follow: followOf(follows, record),
     stance: stance?.stance ?? null,
-    targets: board ? board.targets.map((t) => ({ personId: t.personId, name: t.name, ward: t.ward, contacted: t.contacted, votes: t.votes.map((x) => `${x.value} on ${x.date}`) })) : [],
+    targets: board
+      ? board.targets.map((t) => ({
+          personId: t.personId,
+          name: t.name,
+          ward: t.ward,
+          contacted: t.contacted,
+          votes: t.votes.map((x) => `${x.value} on ${x.date}`),
+        }))
+      : [],
     bills: bills.map((b) => ({ recordNumber: b.recordNumber, title: b.title })),
   };
 }

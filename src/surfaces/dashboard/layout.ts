@@ -20,7 +20,6 @@ const sections: [Section, string][] = [
   ['people', 'People'],
 ];
 
-
 export function teamBase(teamId: string): string {
   return `/dashboard/${encodeURIComponent(teamId)}`;
 }

@@ -90,6 +90,9 @@ test('without a page to return to: the dashboard of a one-team person, else the 
   assert.match(account.body, new RegExp(`<header class="site">[\\s\\S]*<a href="/dashboard/${team.id}">Dashboard</a>[\\s\\S]*<a href="/account"`));
   await t.ctx.services.accounts.teams.create(operator, { name: 'Second Team', ownerAccountId: owner.id, features: ['team_data'] });
   const switcher = await b.get('/account');
-  assert.match(switcher.body, /<details class="teams"><summary>Dashboards<\/summary><ul><li><a href="\/dashboard\/[^"]+">(Transit Riders|Second Team)<\/a><\/li>/);
+  assert.match(
+    switcher.body,
+    /<details class="teams"><summary>Dashboards<\/summary><ul><li><a href="\/dashboard\/[^"]+">(Transit Riders|Second Team)<\/a><\/li>/,
+  );
   assert.equal(await signIn(new Browser(t.app), email), '/account', 'two teams: the account page');
 });

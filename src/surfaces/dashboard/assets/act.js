@@ -79,7 +79,14 @@
     else if (t.follow) s.append(el('p', { text: 'The team follows this.' }));
     if (a.record.type === 'matter') {
       const stanceText = t.stance === 'supports' ? 'Supports' : t.stance === 'opposes' ? 'Opposes' : 'No stance yet';
-      s.append(el('p', { 'data-stance': t.stance || 'none' }, el('strong', { text: 'Team stance: ' }), el('span', { class: t.stance ? `stance-${t.stance}` : 'muted', text: stanceText })));
+      s.append(
+        el(
+          'p',
+          { 'data-stance': t.stance || 'none' },
+          el('strong', { text: 'Team stance: ' }),
+          el('span', { class: t.stance ? `stance-${t.stance}` : 'muted', text: stanceText }),
+        ),
+      );
       if (t.may.stance) {
         for (const [value, label] of [
           ['supports', 'Support'],
