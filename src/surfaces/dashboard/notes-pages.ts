@@ -38,7 +38,7 @@ export function notesPages(ctx: AppContext) {
     const me = v.actor.account.id;
     const item = (n: teamSchemas.NoteOut) => html`<article id="note-${n.id}" class="note">
 <p>${n.body}</p>
-<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <strong>${n.subject.refId}</strong> · ` : ''}by ${names.get(n.authorId) ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
+<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <a href="${teamBase(v.teamId)}/records/${n.subject.type}/${encodeURIComponent(n.subject.refId)}"><strong>${n.subject.refId}</strong></a> · ` : ''}by ${names.get(n.authorId) ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
 ${
   n.authorId === me
     ? html`<details><summary>Edit</summary><form method="post" action="${base}/${encodeURIComponent(n.id)}" data-live-form>${csrfField(token)}

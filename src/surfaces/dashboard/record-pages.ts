@@ -64,7 +64,7 @@ ${current ? post(v, record, 'stance', 'Clear stance', html`<input type="hidden" 
             (p) => html`<option value="${p.id}">${p.ward ? `Ward ${p.ward}: ` : ''}${p.name}</option>`,
           )}</select></label><button type="submit">Add targets</button></form>`
       : '';
-    targets = html`${rows.length ? html`<table><caption>Target list</caption><thead><tr><th>Target</th><th>Contacted</th><th>Votes on this bill</th><th><span class="muted">Change</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No one on the target list yet.</p>`}${add}`;
+    targets = html`${rows.length ? html`<table><caption>Who to lobby, and how they voted</caption><thead><tr><th>Target</th><th>Contacted</th><th>Votes on this bill</th><th><span class="muted">Change</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No one on the target list yet.</p>`}${add}`;
   }
   return html`<h2>Team stance</h2><p class="stance" data-stance="${current ?? 'none'}">${stanceText(current)} ${stanceForms}</p>
 <h2>Target list</h2>${targets}`;
@@ -109,7 +109,18 @@ ${await followPart(v, record)}
 ${record.type === 'matter' ? await billPart(v, record) : ''}
 ${record.type === 'person' ? await personPart(v, record) : ''}
 ${await notesPart(ctx, v, record)}`;
-    return sendDashboardPage(reply, status, dashboardPage(request, v, record.type === 'matter' ? 'legislation' : 'notes', record.title, region, state));
+    return sendDashboardPage(
+      reply,
+      status,
+      dashboardPage(
+        request,
+        v,
+        record.type === 'matter' ? 'legislation' : 'notes',
+        record.type === 'matter' ? `Bill ${record.ref}` : record.title,
+        region,
+        state,
+      ),
+    );
   }
 
   return async function routes(app: FastifyInstance): Promise<void> {

@@ -55,8 +55,13 @@ after(async () => {
   await smtp?.close();
 });
 
+/** A screenshot of the whole page; a public record page (long) down to its action panel only. */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: new URL(`${String(++step).padStart(2, '0')}-${name}.png`, artifacts).pathname, fullPage: true });
+  const path = new URL(`${String(++step).padStart(2, '0')}-${name}.png`, artifacts).pathname;
+  const panel = await page.$('section.act');
+  const box = panel ? await panel.boundingBox() : null;
+  if (box) await page.screenshot({ path, clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: box.y + box.height + 16 } });
+  else await page.screenshot({ path, fullPage: true });
 }
 
 /** Signs `email` in by the link the SMTP receiver got; the browser ends where sign-in sends it. */
@@ -127,6 +132,11 @@ test('a new team owner finds a bill, follows it, takes a stance and works its ta
   await page.click(`.act li[data-person="${first.id}"] button:has-text("contacted")`);
   await page.waitForSelector(`.act li[data-person="${first.id}"]:has-text("— contacted")`);
   await shot(page, 'targets');
+
+  // On an alderperson's page: the team's bill to add them to, and a note.
+  await page.goto(`${base}/people/${first.id}`);
+  await page.waitForSelector('[data-act-ready="true"] select[name="record"]');
+  await shot(page, 'person-public-page-signed-in');
 
   // The Legislation list links the bill to its public page and shows the stance.
   await page.goto(`${base}/dashboard/${teamId}/legislation`);
