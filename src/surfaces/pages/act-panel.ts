@@ -30,12 +30,13 @@ export function actHref(type: ActType, ref: string): string {
   return `/act/${type}/${encodeURIComponent(ref)}`;
 }
 
+export const actLinkText = 'Act on this in your dashboard';
+
 export function actPanel(subject: { type: ActType; ref: string }, title: string): Html {
-  const path = `/${Object.keys(byPrefix).find((k) => byPrefix[k] === subject.type)}/${encodeURIComponent(subject.ref)}`;
   return html`<section class="act" aria-labelledby="act-heading" data-act-type="${subject.type}" data-act-ref="${subject.ref}" data-act-title="${title}">
 <h2 id="act-heading">${headings[subject.type]}</h2>
 <div data-act-controls></div>
 <p class="muted" role="status" data-act-status></p>
-<p data-act-fallback><a href="${actHref(subject.type, subject.ref)}">Act on this in your dashboard</a> · new here? <a href="/signin?return=${encodeURIComponent(path)}">Sign in</a> and come back to this page.</p>
+<p data-act-fallback><a href="${actHref(subject.type, subject.ref)}">${actLinkText}</a> (you sign in first if you are not signed in).</p>
 </section>`;
 }

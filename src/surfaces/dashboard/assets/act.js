@@ -183,9 +183,15 @@
     panel.dataset.actReady = 'true';
   }
 
-  async function load() {
+  // A busy server answers 503 with Retry-After (README, request budget): ask again, a few times.
+  async function load(tries = 4) {
     const res = await fetch(`/act/${type}/${encodeURIComponent(ref)}/abilities`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-    if (res.ok) render(await res.json());
+    if (res.ok) return render(await res.json());
+    if (res.status === 503 && tries > 1) {
+      const wait = Math.min(10, Number(res.headers.get('retry-after')) || 1);
+      await new Promise((r) => setTimeout(r, wait * 1000));
+      return load(tries - 1);
+    }
   }
 
   load().catch(() => {});
