@@ -5,19 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../kernel/errors.ts';
-import { field } from '../web/form.ts';
+import { alertChoices, applyAlertForm } from '../web/alert-form.ts';
 import { csrfField, formatTime } from '../web/layout.ts';
 import { requireCsrf } from '../web/security.ts';
 import { act, dashboardPage, notice, type PageState, sendDashboardPage, teamBase } from './layout.ts';
 import { type TeamViewer, teamViewer } from './viewer.ts';
-
-const choices = [
-  ['off', 'No email'],
-  ['immediate', 'Immediately'],
-  ['daily', 'Daily digest'],
-  ['weekly', 'Weekly digest (Mondays)'],
-] as const;
 
 export function followAlertsPages(ctx: AppContext) {
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, id: string, state: PageState, status: number) {
@@ -37,7 +29,7 @@ ${alerts.deliveries.map(
 <p>Email when this changes: a bill's new actions and roll calls, a person's votes and new legislation naming them, a committee's meetings, new matches of a search. Only you get them; every member chooses their own.</p>
 <form method="post" action="${base}/alerts" data-live-form>${csrfField(v.csrfToken)}
 <fieldset><legend>Email</legend>
-${choices.map(([value, label]) => html`<label><input type="radio" name="email" value="${value}" ${value === current ? 'checked' : ''}> ${label}</label>`)}
+${alertChoices.map(([value, label]) => html`<label><input type="radio" name="email" value="${value}" ${value === current ? 'checked' : ''}> ${label}</label>`)}
 </fieldset>
 <label><input type="checkbox" name="webhook" value="on" ${alerts.webhook ? 'checked' : ''}> Also send each change as a signed <code>follow.changed</code> event to your webhook endpoints (<a href="/account/webhooks">Settings → Webhooks</a>)</label>
 <button type="submit">Save</button></form>
@@ -58,21 +50,17 @@ ${deliveries}`;
     app.post('/dashboard/:teamId/follows/:id/alerts', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
       const { id } = request.params as { id: string };
-      const email = field(request.body, 'email');
-      const webhook = field(request.body, 'webhook') === 'on';
       const again = (viewer: TeamViewer, s: PageState, status: number) => render(request, reply, viewer, id, s, status);
-      return act(v, reply, again, `${teamBase(v.teamId)}/follows/${encodeURIComponent(id)}`, async () => {
-        if (email === 'off' && !webhook) {
-          // Off when already off is no error on a form: the page simply shows it off.
-          const alerts = await v.perform('team.follows.alerts.read', { id });
-          if (alerts.email || alerts.webhook) await v.perform('team.follows.alerts.clear', { id });
-          return;
-        }
-        if (email !== 'off' && email !== 'immediate' && email !== 'daily' && email !== 'weekly') {
-          throw new AppError('invalid_request', 'Choose how often to get email: off, immediately, daily or weekly.');
-        }
-        await v.perform('team.follows.alerts.set', { id, email: email === 'off' ? null : { frequency: email }, webhook });
-      });
+      return act(v, reply, again, `${teamBase(v.teamId)}/follows/${encodeURIComponent(id)}`, () =>
+        applyAlertForm(
+          {
+            read: () => v.perform('team.follows.alerts.read', { id }),
+            set: (email, webhook) => v.perform('team.follows.alerts.set', { id, email, webhook }),
+            clear: () => v.perform('team.follows.alerts.clear', { id }),
+          },
+          request.body,
+        ),
+      );
     });
   };
 }

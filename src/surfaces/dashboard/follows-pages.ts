@@ -18,6 +18,9 @@ const recordFollows = [
   ['body', 'body', 'Follow a committee or the council', 'Committee'],
 ] as const;
 
+/** The kind of record a follow names, as the team's view of a record spells it. */
+const recordTypeOf: Record<string, string> = { legislation: 'matter', person: 'person', body: 'body' };
+
 export function followsPages(ctx: AppContext) {
   async function render(request: FastifyRequest, reply: FastifyReply, v: TeamViewer, state: PageState, status: number) {
     const list = await section(() => all<teamSchemas.FollowOut>((cursor) => v.perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) })));
@@ -26,7 +29,7 @@ export function followsPages(ctx: AppContext) {
     const base = `${teamBase(v.teamId)}/follows`;
     const row = (
       f: teamSchemas.FollowOut,
-    ) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.refId}</td><td><a href="${base}/${encodeURIComponent(f.id)}">${f.label}</a></td><td>${formatTime(f.createdAt)}</td>
+    ) => html`<tr id="follow-${f.id}"><td>${f.type}</td><td>${f.type === 'search' ? f.refId : html`<a href="${teamBase(v.teamId)}/records/${recordTypeOf[f.type]}/${encodeURIComponent(f.refId)}">${f.refId}</a>`}</td><td><a href="${base}/${encodeURIComponent(f.id)}">${f.label}</a></td><td>${formatTime(f.createdAt)}</td>
 <td>${v.may('team.follows.create') ? html`<form method="post" action="${base}/${encodeURIComponent(f.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Unfollow</button></form>` : ''}</td></tr>`;
     const region = !list.ok
       ? notice(list.message)

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { usePageErrors } from '../web/errors.ts';
 import { useFormBodies } from '../web/form.ts';
 import { loadSession } from '../web/security.ts';
+import { actRoutes } from './act-routes.ts';
 import { analyticsPages } from './analytics-pages.ts';
 import { assetRoutes } from './assets.ts';
 import { chartFormPages } from './chart-forms.ts';
@@ -18,6 +19,7 @@ import { notesPages } from './notes-pages.ts';
 import { peoplePages } from './people-pages.ts';
 import { positionsPages } from './positions-pages.ts';
 import { scorecardPage } from './scorecard-page.ts';
+import { recordPages } from './record-pages.ts';
 import { targetsPages } from './targets-pages.ts';
 
 export interface DashboardOptions {
@@ -46,5 +48,7 @@ export function dashboardSurface(ctx: AppContext, options: DashboardOptions = {}
     await app.register(chartFormPages(ctx));
     await app.register(scorecardPage(ctx));
     await app.register(peoplePages(ctx));
+    await app.register(recordPages(ctx));
+    await app.register(actRoutes(ctx));
   };
 }

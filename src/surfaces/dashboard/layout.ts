@@ -21,29 +21,13 @@ const sections: [Section, string][] = [
   ['people', 'People'],
 ];
 
-const style = `
-nav.team a[aria-current]{font-weight:bold;text-decoration:none}
-.stance-supports{color:#075e2b;font-weight:bold}.stance-opposes{color:#8a1010;font-weight:bold}
-form.inline{display:inline}td form{margin:.15rem 0}
-.chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
-.muted{color:#555}textarea{width:100%}
-.widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}.widget .chart{margin-top:0}
-td.num,th.num{text-align:right}.with{color:#075e2b}.against{color:#8a1010}button.quiet{font-size:.85em}
-.picker{position:relative;margin:.5rem 0}.picker input[type=text]{width:100%;max-width:32rem}
-.pick-list{position:absolute;z-index:2;background:#fff;border:1px solid #888;margin:0;padding:0;list-style:none;max-width:32rem;width:100%;max-height:16rem;overflow:auto}
-.pick-list [role=option]{padding:.3rem .5rem;cursor:pointer}.pick-list [role=option][aria-selected=true]{background:#1f5fa8;color:#fff}
-.pick-list [role=option][aria-selected=true] .muted{color:#eee}.pick-hint{font-size:.85em;margin:.2rem 0}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-form label{margin-top:.5rem}
-`;
-
 export function teamBase(teamId: string): string {
   return `/dashboard/${encodeURIComponent(teamId)}`;
 }
 
 function nav(teamId: string, current: Section): Html {
   const base = teamBase(teamId);
-  return html`<nav class="team">${sections.map(
+  return html`<nav class="team" aria-label="Team">${sections.map(
     ([s, label], i) => html`${i ? ' · ' : ''}<a href="${base}/${s}" ${s === current ? html`aria-current="page"` : ''}>${label}</a>`,
   )} · Settings: <a href="${base}/settings/api-keys">API keys</a>, <a href="${base}/settings/members">Members</a></nav>`;
 }
@@ -54,8 +38,7 @@ export interface PageState {
 
 /** A dashboard page; `region` is what live.js re-fetches and swaps when the team's data changes. */
 export function dashboardPage(request: FastifyRequest, v: TeamViewer, current: Section, title: string, region: Html, state: PageState = {}): Html {
-  const body = html`<style>${style}</style>
-${nav(v.teamId, current)}
+  const body = html`${nav(v.teamId, current)}
 <p class="muted">Team <strong>${v.actor.team.name}</strong> · your role: ${v.actor.team.role}</p>
 <div id="live" data-live-region data-events="${teamBase(v.teamId)}/events" aria-live="polite">
 ${errorBox(state.error)}

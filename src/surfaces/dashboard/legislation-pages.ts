@@ -41,7 +41,7 @@ export function legislationPages(ctx: AppContext) {
     const manager = v.may('team.stance.set');
     const rows = bills.map(
       (b) => html`<tr id="bill-${b.recordNumber}" data-record="${b.recordNumber}">
-<td><strong>${b.recordNumber}</strong><br>${b.title ?? ''}</td>
+<td><a href="/matters/${encodeURIComponent(b.recordNumber)}"><strong>${b.recordNumber}</strong></a><br>${b.title ?? ''}<br><a href="${teamBase(v.teamId)}/records/matter/${encodeURIComponent(b.recordNumber)}">Team view: notes, targets, history</a></td>
 <td>${b.status ?? '—'}</td>
 <td>${latestAction(b)}</td>
 <td class="stance" data-stance="${b.position?.stance ?? 'none'}">${stanceText(b.position?.stance)}${b.position?.label ? html`<br><span class="muted">${b.position.label}</span>` : ''}</td>

@@ -50,7 +50,7 @@ export function notesPages(ctx: AppContext) {
     const base = `${teamBase(v.teamId)}/notes`;
     const item = (n: teamSchemas.NoteOut) => html`<article id="note-${n.id}" class="note">
 <p>${n.body}</p>
-<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <strong>${n.subject.refId}</strong> · ` : ''}by ${n.authorName ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
+<p class="muted">${n.subject ? html`About ${subjectNames[n.subject.type]} <a href="${teamBase(v.teamId)}/records/${n.subject.type}/${encodeURIComponent(n.subject.refId)}"><strong>${n.subject.refId}</strong></a> · ` : ''}by ${n.authorName ?? 'a former member'} · ${formatTime(n.createdAt)}${n.updatedAt !== n.createdAt ? html` · edited ${formatTime(n.updatedAt)}` : ''}</p>
 ${
   n.yours
     ? html`<details><summary>Edit</summary><form method="post" action="${base}/${encodeURIComponent(n.id)}" data-live-form>${csrfField(token)}

@@ -17,11 +17,11 @@ export function positionsPages(ctx: AppContext) {
     const token = v.csrfToken;
     const base = `${teamBase(v.teamId)}/positions`;
     const row = (p: teamSchemas.PositionOut) => html`<tr id="position-${p.id}" data-record="${p.recordId}">
-<td><strong>${p.recordId}</strong></td><td>${stanceText(p.stance)}</td><td>${p.label}</td><td>${formatTime(p.updatedAt)}</td>
+<td><a href="/matters/${encodeURIComponent(p.recordId)}"><strong>${p.recordId}</strong></a></td><td>${stanceText(p.stance)}</td><td>${p.label}</td><td>${formatTime(p.updatedAt)}</td>
 <td>${
       v.may('team.positions.upsert')
         ? html`<form method="post" action="${base}" data-live-form>${csrfField(token)}<input type="hidden" name="record" value="${p.recordId}">
-<select name="stance"><option value="supports" ${p.stance === 'supports' ? 'selected' : ''}>Supports</option><option value="opposes" ${p.stance === 'opposes' ? 'selected' : ''}>Opposes</option></select>
+<select name="stance" aria-label="Stance on ${p.recordId}"><option value="supports" ${p.stance === 'supports' ? 'selected' : ''}>Supports</option><option value="opposes" ${p.stance === 'opposes' ? 'selected' : ''}>Opposes</option></select>
 <input name="label" value="${p.label}" maxlength="200" aria-label="Label"><button type="submit">Save</button></form>
 <form method="post" action="${base}/${encodeURIComponent(p.id)}/remove" data-live-form>${csrfField(token)}<button type="submit">Remove</button></form>`
         : ''

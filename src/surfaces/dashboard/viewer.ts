@@ -17,6 +17,7 @@ export const dashboardOperations = [
   'team.legislation.list',
   'team.stance.set',
   'team.stance.clear',
+  'team.stance.read',
   'team.positions.list',
   'team.positions.upsert',
   'team.positions.delete',

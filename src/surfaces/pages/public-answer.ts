@@ -30,8 +30,12 @@ export async function performAsVisitor<Id extends OperationId>(
 /** Open answers may be stored by any cache for a few minutes; the ETag lets them revalidate. */
 export const PUBLIC_CACHE = 'public, max-age=300';
 
-/** Content-Security-Policy of the open HTML pages: no script, styles inline only. */
-export const PAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/**
+ * Content-Security-Policy of the open HTML pages: styles inline only; scripts and connections to
+ * this site only (a record page's /assets/act.js asks the session what it may do there).
+ */
+export const PAGE_CSP =
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const contentTypes = {
   html: 'text/html; charset=utf-8',

@@ -2,6 +2,7 @@
 // model as the HTML, for agents that read pages: the same headings, facts, tables and links, with
 // every link made absolute from BASE_URL. Charts become their table of figures; forms say how
 // to ask for the same page with parameters.
+import { actHref, actLinkText, actSubject } from './act-panel.ts';
 import type { Block, Inline, PageModel, Text } from './model.ts';
 
 /** Text outside code that Markdown would read as markup (CommonMark §2.4 backslash escapes). */
@@ -57,5 +58,8 @@ export function renderMarkdown(model: PageModel, base: string): string {
   for (const f of model.feeds) head.push(`- Atom feed: [${mdEscape(f.text)}](<${base}${f.href}>)`);
   const body = model.blocks.map((b) => block(b, 2, base)).filter((s) => s.length > 0);
   if (model.figure) body.splice(Math.min(1, body.length), 0, textMarkdown(model.figure.markdown, base));
+  // The HTML page's action panel (act-panel.ts), for a reader of this variant: the same way in.
+  const subject = actSubject(model.path);
+  if (subject) body.splice(Math.min(1, body.length), 0, `[${actLinkText}](<${base}${actHref(subject.type, subject.ref)}>)`);
   return `${[head.join('\n'), ...body].join('\n\n')}\n`;
 }

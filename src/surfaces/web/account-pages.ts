@@ -28,16 +28,16 @@ export function accountPages(ctx: AppContext) {
       v.perform('me.apps.list', {}),
     ]);
     const teams = memberships.length
-      ? html`<table><thead><tr><th>Team</th><th>Your role</th><th>Settings</th></tr></thead><tbody>
+      ? html`<table><thead><tr><th>Team</th><th>Your role</th><th>Dashboard and settings</th></tr></thead><tbody>
 ${memberships.map(
   (m) => html`<tr><td>${m.teamName}</td><td>${m.role}</td>
-<td><a href="/dashboard/${m.teamId}/settings/api-keys">API keys</a> · <a href="/dashboard/${m.teamId}/settings/members">Members</a></td></tr>`,
+<td><a href="/dashboard/${m.teamId}"><strong>Dashboard</strong></a> · <a href="/dashboard/${m.teamId}/settings/api-keys">API keys</a> · <a href="/dashboard/${m.teamId}/settings/members">Members</a></td></tr>`,
 )}</tbody></table>`
       : html`<p>You are not in any team.</p>`;
     const body = html`${errorBox(state.error)}
 ${state.created ? createdKeyBox(state.created.name, state.created.key) : ''}
 <p>Email: <strong>${me.email}</strong>${me.name ? html` · Name: ${me.name}` : ''}</p>
-<p>Settings: <a href="/account/webhooks">Webhooks</a> · <a href="/account/security">Security log</a></p>
+<p>Your <a href="/account/follows">follows and alerts</a> · Settings: <a href="/account/webhooks">Webhooks</a> · <a href="/account/security">Security log</a></p>
 <h2>Teams</h2>
 ${teams}
 <h2>Your API keys</h2>

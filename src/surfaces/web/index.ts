@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { accountPages } from './account-pages.ts';
 import { agentApprovalPages } from './agent-approval-pages.ts';
 import { usePageErrors } from './errors.ts';
+import { followsPages } from './follows-pages.ts';
 import { useFormBodies } from './form.ts';
 import { mailboxPages } from './mailbox-pages.ts';
 import { membersPages } from './members-pages.ts';
@@ -28,5 +29,6 @@ export function webSurface(ctx: AppContext) {
     await app.register(unsubscribePages(ctx));
     await app.register(webhooksPages(ctx));
     await app.register(agentApprovalPages(ctx));
+    await app.register(followsPages(ctx));
   };
 }

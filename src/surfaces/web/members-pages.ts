@@ -21,8 +21,8 @@ interface MembersState {
   previous?: { email: string; role: string };
 }
 
-function roleSelect(current: string) {
-  return html`<select name="role">${roles.map((r) => html`<option value="${r}" ${r === current ? 'selected' : ''}>${r}</option>`)}</select>`;
+function roleSelect(current: string, label = '') {
+  return html`<select name="role"${label ? html` aria-label="${label}"` : ''}>${roles.map((r) => html`<option value="${r}" ${r === current ? 'selected' : ''}>${r}</option>`)}</select>`;
 }
 
 export function membersPages(ctx: AppContext) {
@@ -47,7 +47,7 @@ export function membersPages(ctx: AppContext) {
       (m) => html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
 <td>${
         manager
-          ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role)}<button type="submit">Change role</button></form>
+          ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role, `Role of ${m.email}`)}<button type="submit">Change role</button></form>
 ${removeForm(m.accountId)}`
           : m.accountId === me && leave
             ? removeForm(m.accountId)

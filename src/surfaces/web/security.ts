@@ -8,6 +8,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { SignedIn } from '../../modules/credentials/index.ts';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, verifyCsrf } from '../../modules/sessions/index.ts';
 import { field } from './form.ts';
+import { setReturnTo } from './return-to.ts';
 
 /** Before sign-in there is no session to bind a token to: a random cookie the form repeats. */
 export const ANON_CSRF_COOKIE = 'ct_csrf';
@@ -16,6 +17,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in person (credentials.verifySession), null when signed out; set on page surfaces. */
     signedIn?: SignedIn | null;
+    /** The signed-in person's teams (the header's Dashboard link or switcher); set with signedIn. */
+    teams?: readonly { id: string; name: string }[];
+    /** Whether cookies this site sets are Secure (BASE_URL is https); set with signedIn. */
+    secureCookies?: boolean;
   }
 }
 
@@ -47,6 +52,8 @@ export function loadSession(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const signedIn = await ctx.services.credentials.verifySession(request.cookies[SESSION_COOKIE]);
     request.signedIn = signedIn;
+    request.secureCookies = isHttps(ctx);
+    request.teams = signedIn ? (await ctx.services.accounts.memberships(signedIn.actor.account.id)).map((m) => ({ id: m.teamId, name: m.teamName })) : [];
     if (signedIn?.extended) setSessionCookie(ctx, reply, signedIn.token, signedIn.expiresAt);
   };
 }
@@ -96,6 +103,8 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn
   const session = request.signedIn;
   if (session) return session;
   if (request.method === 'GET') {
+    // Sign-in comes back here afterwards (./return-to.ts).
+    setReturnTo(request.secureCookies === true, reply, request.url);
     void reply.redirect('/signin', 303);
     return null;
   }

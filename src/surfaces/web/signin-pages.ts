@@ -8,12 +8,13 @@ import { AppError } from '../../kernel/errors.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, type Html, page, sendPage, type Viewer } from './layout.ts';
-import { takeReturnTo } from './return-to.ts';
+import { setReturnTo, takeReturnTo } from './return-to.ts';
+import { dashboardHref } from './shell.ts';
 import { anonymousCsrf, clearSessionCookie, requireCsrf, setSessionCookie, signedIn } from './security.ts';
 
 export function viewerOf(request: FastifyRequest): Viewer | null {
   const s = request.signedIn;
-  return s ? { email: s.actor.account.email, csrfToken: s.csrfToken } : null;
+  return s ? { email: s.actor.account.email, csrfToken: s.csrfToken, teams: request.teams ?? [] } : null;
 }
 
 /** The token a form on this page must carry: the session's when signed in, else the anonymous one. */
@@ -35,6 +36,9 @@ export function signinPages(ctx: AppContext) {
   const sessions = ctx.services.sessions;
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/signin', async (request, reply) => {
+      // `/signin?return=/matters/…`: a public page (the same for everyone) asks to come back.
+      const back = (request.query as Record<string, unknown>).return;
+      if (typeof back === 'string') setReturnTo(ctx, reply, back);
       const viewer = viewerOf(request);
       const already = viewer ? html`<p class="notice">You are signed in as ${viewer.email}. <a href="/account">Go to your account</a>.</p>` : '';
       return sendPage(reply, 200, page('Sign in', viewer, html`${already}${signinForm(formToken(ctx, request, reply), '', null)}`));
@@ -112,8 +116,11 @@ export function signinPages(ctx: AppContext) {
       // A browser that was signed in as someone else ends that session rather than keeping two.
       if (request.signedIn) await sessions.signOut(request.signedIn.token);
       setSessionCookie(ctx, reply, started.token, started.expiresAt);
-      // Back to the page that asked for sign-in (an app's consent page), else the account page.
-      return reply.redirect(takeReturnTo(ctx, request, reply) ?? '/account', 303);
+      // Back to the page that asked for sign-in, else the dashboard of a person's one team, else the account page.
+      const back = takeReturnTo(ctx, request, reply);
+      if (back) return reply.redirect(back, 303);
+      const teams = await ctx.services.accounts.memberships(started.account.id);
+      return reply.redirect(teams.length === 1 ? dashboardHref(teams[0]!.teamId) : '/account', 303);
     });
 
     app.post('/signout', { preHandler: requireCsrf(ctx) }, async (request, reply) => {

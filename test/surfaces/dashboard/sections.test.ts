@@ -75,7 +75,11 @@ describe('notes', () => {
     assert.equal(made.status, 303);
     const seen = await owner.get(url('notes'));
     assert.match(seen.body, /Sponsor is open to amendments\./);
-    assert.match(seen.body, new RegExp(`About Bill <strong>${record}</strong>`));
+    assert.match(
+      seen.body,
+      new RegExp(`About Bill <a href="/dashboard/${team.id}/records/matter/${record}"><strong>${record}</strong></a>`),
+      'linked to the team’s view of the bill',
+    );
     const id = /id="note-([^"]+)"/.exec(seen.body)![1]!;
     assert.doesNotMatch(seen.body, new RegExp(`notes/${id}/delete`));
     const forged = await owner.post(`${url('notes')}/${id}/delete`, { _csrf: csrfOf(seen.body) });
