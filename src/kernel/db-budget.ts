@@ -107,3 +107,13 @@ export function noteCaller(caller: string): void {
 export function inRequestUnit(): boolean {
   return currentBudget()?.unit?.open === true;
 }
+
+/**
+ * Runs `fn` once what this code wrote is committed: at once, or inside a request's unit of work
+ * when the unit commits (never, if it rolls back). For news of a write sent outside the database.
+ */
+export async function afterCommit(fn: () => Promise<void>): Promise<void> {
+  const unit = currentBudget()?.unit;
+  if (unit?.open) unit.afterCommit(fn);
+  else await fn();
+}

@@ -15,6 +15,7 @@ export class RequestUnit {
   readonly connection: DatabaseConnection;
   #open = true;
   #savepoints = 0;
+  #afterCommit: (() => Promise<void>)[] = [];
   readonly #end: (commit: boolean) => Promise<void>;
 
   constructor(connection: DatabaseConnection, end: (commit: boolean) => Promise<void>) {
@@ -35,11 +36,17 @@ export class RequestUnit {
     return `request_unit_${++this.#savepoints}`;
   }
 
+  /** Runs `fn` once the unit has committed (never, if it rolls back): news of a write. */
+  afterCommit(fn: () => Promise<void>): void {
+    this.#afterCommit.push(fn);
+  }
+
   /** Commits everything the request wrote (throws when the commit fails: then nothing was written). */
   async commit(): Promise<void> {
     if (!this.#open) throw new Error('The request unit has already ended.');
     this.#open = false;
     await this.#end(true);
+    for (const fn of this.#afterCommit.splice(0)) await fn();
   }
 
   /** Rolls everything back; safe to call more than once, and after a commit (it then does nothing). */
