@@ -38,6 +38,11 @@ export interface OperationDef<S, I extends TObject = TObject, O extends TSchema 
   changesWith?(input: Static<I>, output: Static<O>): string;
   /** About a person, a team or an account: never stored by shared caches. */
   private?: boolean;
+  /**
+   * Its run waits on the AI model and changes no data: an Idempotency-Key's answer is kept after it
+   * ran, not in a unit of work held open through the model's seconds (surfaces/http/idempotency.ts).
+   */
+  waitsOnModel?: boolean;
   run(svc: S, actor: Actor, input: Static<I>, call: Call): Promise<unknown>;
 }
 
@@ -55,6 +60,7 @@ export interface Operation {
   readonly cached: boolean;
   readonly changesWith: ((input: any, output: any) => string) | undefined;
   readonly private: boolean;
+  readonly waitsOnModel: boolean;
   run(actor: Actor, input: any, call: Call): Promise<unknown>;
 }
 
@@ -79,6 +85,7 @@ export function bindOperations<S>(svc: S, defs: Record<string, OperationDef<S, a
       cached: def.cached === true,
       changesWith: def.changesWith,
       private: def.private === true,
+      waitsOnModel: def.waitsOnModel === true,
       run: (actor: Actor, input: unknown, call: Call) => def.run(svc, actor, input as never, call),
     }),
   );

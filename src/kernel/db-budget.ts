@@ -14,6 +14,7 @@
 // work could otherwise inherit a request's). The budget travels with the request through
 // AsyncLocalStorage, so no module passes it along.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestUnit } from './db-unit.ts';
 import { overBudget } from './errors.ts';
 
 /** What REQUEST_DB_BUDGET_MS defaults to. */
@@ -31,6 +32,8 @@ export class DbBudget {
   #active = 0;
   #since = 0;
   #wrote = false;
+  /** The request's unit of work, while one is open (./db-unit.ts). */
+  unit: RequestUnit | undefined;
 
   constructor(limitMs: number, caller: string) {
     this.limitMs = limitMs;
@@ -98,4 +101,19 @@ export function currentBudget(): DbBudget | undefined {
 export function noteCaller(caller: string): void {
   const budget = currentBudget();
   if (budget) budget.caller = caller;
+}
+
+/** Whether this code runs inside its request's open unit of work (./db-unit.ts). */
+export function inRequestUnit(): boolean {
+  return currentBudget()?.unit?.open === true;
+}
+
+/**
+ * Runs `fn` once what this code wrote is committed: at once, or inside a request's unit of work
+ * when the unit commits (never, if it rolls back). For news of a write sent outside the database.
+ */
+export async function afterCommit(fn: () => Promise<void>): Promise<void> {
+  const unit = currentBudget()?.unit;
+  if (unit?.open) unit.afterCommit(fn);
+  else await fn();
 }

@@ -16,6 +16,7 @@
 // behind GraphQL loops). Between two turns the loop now reads and answers what came in.
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { currentBudget, type DbBudget } from './db-budget.ts';
+import { RequestUnit, SharedConnection } from './db-unit.ts';
 import { overBudget } from './errors.ts';
 
 export interface TurnOptions {
@@ -86,6 +87,9 @@ export class FairDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const budget = currentBudget();
+    const unit = budget?.unit;
+    // The request's unit of work (./db-unit.ts) already holds its turn and connection.
+    if (unit?.open) return unit.share();
     if (this.#options.backgroundApart && !budget) return this.#inner.acquireConnection();
     budget?.check();
     budget?.begin();
@@ -104,7 +108,36 @@ export class FairDriver implements Driver {
     }
   }
 
+  /**
+   * Opens the current request's unit of work: a turn, a connection and a transaction, held until
+   * the unit commits or rolls back.
+   */
+  async openUnit(): Promise<RequestUnit> {
+    const budget = currentBudget();
+    if (!budget) throw new Error('A unit of work belongs to a request.');
+    if (budget.unit?.open) throw new Error('The request already has a unit of work.');
+    const connection = await this.acquireConnection();
+    try {
+      await this.beginTransaction(connection, {});
+    } catch (err) {
+      await this.releaseConnection(connection);
+      throw err;
+    }
+    const unit = new RequestUnit(connection, async (commit) => {
+      if (budget.unit === unit) budget.unit = undefined;
+      try {
+        if (commit) await this.commitTransaction(connection);
+        else await this.rollbackTransaction(connection);
+      } finally {
+        await this.releaseConnection(connection);
+      }
+    });
+    budget.unit = unit;
+    return unit;
+  }
+
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection instanceof SharedConnection) return;
     if (!(connection instanceof BudgetedConnection)) return this.#inner.releaseConnection(connection);
     try {
       await this.#inner.releaseConnection(connection.inner);
@@ -179,10 +212,12 @@ export class FairDriver implements Driver {
   }
 
   async beginTransaction(c: DatabaseConnection, s: TransactionSettings): Promise<void> {
+    if (c instanceof SharedConnection) return c.begin();
     await this.#inner.beginTransaction(innerOf(c), s);
     if (c instanceof BudgetedConnection) c.inTransaction = true;
   }
   async commitTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof SharedConnection) return c.commit();
     if (c instanceof BudgetedConnection) {
       c.inTransaction = false;
       c.budget?.wrote();
@@ -190,6 +225,7 @@ export class FairDriver implements Driver {
     await this.#inner.commitTransaction(innerOf(c));
   }
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    if (c instanceof SharedConnection) return c.rollback();
     if (c instanceof BudgetedConnection) c.inTransaction = false;
     await this.#inner.rollbackTransaction(innerOf(c));
   }
@@ -208,4 +244,7 @@ export class FairDriver implements Driver {
 }
 
 /** Transaction control runs on the connection itself: never refused, so a cut-off transaction is always rolled back. */
-const innerOf = (c: DatabaseConnection) => (c instanceof BudgetedConnection ? c.inner : c);
+function innerOf(c: DatabaseConnection): DatabaseConnection {
+  const own = c instanceof SharedConnection ? c.unit.connection : c;
+  return own instanceof BudgetedConnection ? own.inner : own;
+}

@@ -8,6 +8,7 @@ import { type CompiledQuery, type DialectAdapter, type Driver, Kysely, PGliteAda
 import pg from 'pg';
 import { currentBudget, DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
 import { FairDriver } from './db-turns.ts';
+import type { RequestUnit } from './db-unit.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -34,6 +35,8 @@ export interface Database<DB> {
    * as a pool would discard its connection.
    */
   embeddedSql?(text: string, values?: readonly unknown[]): Promise<{ rows: any[] }>;
+  /** Opens the current request's unit of work (./db-unit.ts); only inside a request. */
+  openUnit(): Promise<RequestUnit>;
   close(): Promise<void>;
 }
 
@@ -65,23 +68,24 @@ class FairPGliteAdapter extends PGliteAdapter {
  * turns on it (./db-turns.ts), fairly between callers and yielding the event loop between turns.
  */
 class FairPGliteDialect extends PGliteDialect {
+  readonly driver = new FairDriver(super.createDriver(), { capacity: 1, yieldBetweenTurns: true, backgroundApart: false });
   override createAdapter(): DialectAdapter {
     return new FairPGliteAdapter();
   }
   override createDriver(): Driver {
-    return new FairDriver(super.createDriver(), { capacity: 1, yieldBetweenTurns: true, backgroundApart: false });
+    return this.driver;
   }
 }
 
 /** A server's request pool, in fair turns; background work (no request's budget) goes to its own pool, outside the turns. */
 class FairPostgresDialect extends PostgresDialect {
-  readonly #capacity: number;
+  readonly driver: FairDriver;
   constructor(config: ConstructorParameters<typeof PostgresDialect>[0], capacity: number) {
     super(config);
-    this.#capacity = capacity;
+    this.driver = new FairDriver(super.createDriver(), { capacity, yieldBetweenTurns: false, backgroundApart: true });
   }
   override createDriver(): Driver {
-    return new FairDriver(super.createDriver(), { capacity: this.#capacity, yieldBetweenTurns: false, backgroundApart: true });
+    return this.driver;
   }
 }
 
@@ -128,10 +132,12 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
   const pglite = new PGlite({ dataDir: `${dataDir}/pgdata`, parsers });
   await pglite.waitReady;
   makePrivate(dataDir);
-  const db = new Kysely<DB>({ dialect: new FairPGliteDialect({ pglite }) });
+  const dialect = new FairPGliteDialect({ pglite });
+  const db = new Kysely<DB>({ dialect });
   return {
     db,
     kind: 'pglite',
+    openUnit: () => dialect.driver.openUnit(),
     // One process owns the embedded database, so no other session can interleave here.
     session: (fn) =>
       fn(async (script) => {
@@ -227,7 +233,8 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
       await Promise.all([requests.end(), background.end()]);
     },
   };
-  const db = new Kysely<DB>({ dialect: new FairPostgresDialect({ pool }, max) });
+  const dialect = new FairPostgresDialect({ pool }, max);
+  const db = new Kysely<DB>({ dialect });
   // One LISTEN connection per process. If it drops, it reconnects (with a growing pause) and
   // listens on every channel again, so live updates resume without a restart.
   let listener: Promise<pg.Client> | null = null;
@@ -270,6 +277,7 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
   return {
     db,
     kind: 'postgres',
+    openUnit: () => dialect.driver.openUnit(),
     async session(fn) {
       // Migrations and start-up work: the background class.
       const client = await background.connect();

@@ -3,98 +3,13 @@
 // PostgreSQL, once in Redis. Everything below goes through the balancer, as users' requests do.
 // Needs DATABASE_URL (CI runs the suite once with it) and Debian's haproxy.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { actingOf } from '../../src/modules/accounts/index.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
 import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
 import { until } from '../helpers/service.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const haproxy = (() => {
-  try {
-    execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = !process.env.DATABASE_URL ? 'needs DATABASE_URL' : !haproxy ? 'needs haproxy' : false;
-
-interface Instance {
-  url: string;
-  process: ChildProcess;
-  exit: Promise<number | null>;
-}
-
-function startInstance(env: Record<string, string>, port: number): Instance {
-  const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      LOAD_SAMPLE: 'false',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      BASE_URL: 'http://council.test',
-      TRUST_PROXY: '127.0.0.1',
-      DRAIN_SECONDS: '3',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return { url: `http://127.0.0.1:${port}`, process: child, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-}
-
-const ready = (url: string) =>
-  fetch(`${url}/ready`).then(
-    (r) => r.status,
-    () => 0,
-  );
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await gone;
-}
-
-/** A deployment: `n` instances and HAProxy in front of them; `front` is the balancer's URL. */
-async function deploy(databaseEnv: Record<string, string>, extra: Record<string, string>) {
-  const ports = await Promise.all([freePort(), freePort(), freePort()]);
-  // Started at once on the database: migrations take a lock, the others wait.
-  const instances = ports.map((port) => startInstance({ ...databaseEnv, ...extra }, port));
-  for (const i of instances) await until(`${i.url} is ready`, async () => ((await ready(i.url)) === 200 ? true : undefined), 120);
-  const listen = await freePort();
-  const balancer = spawn('haproxy', ['-db', '-f', 'deploy/haproxy.cfg'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      COUNCIL_LISTEN: `127.0.0.1:${listen}`,
-      COUNCIL_1: `127.0.0.1:${ports[0]}`,
-      COUNCIL_2: `127.0.0.1:${ports[1]}`,
-      COUNCIL_3: `127.0.0.1:${ports[2]}`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const front = `http://127.0.0.1:${listen}`;
-  // Every server up in HAProxy's eyes (rise 2 × inter 1s): three /ready answers in a row from the front.
-  await until('the balancer sends to every instance', async () => {
-    for (let k = 0; k < 6; k++) if ((await ready(front)) !== 200) return undefined;
-    return true;
-  });
-  return {
-    front,
-    instances,
-    async close() {
-      await stop(balancer);
-      for (const i of instances) await stop(i.process);
-    },
-  };
-}
 
 for (const backend of ['postgres', 'redis'] as const) {
   describe(`three instances behind HAProxy, limits in ${backend === 'redis' ? 'Redis' : 'PostgreSQL'}`, { skip }, () => {

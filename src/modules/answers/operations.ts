@@ -20,6 +20,7 @@ export const answersOperations = {
     access: access.open('public.ai'),
     limit: 'ai',
     effect: 'write',
+    waitsOnModel: true,
     run: (svc, actor, input) => svc.create(actor, input),
   }),
 };

@@ -6,14 +6,6 @@ import { AppError } from '../../kernel/errors.ts';
 /** Spec "Limits": an answer is replayed for 24 hours. */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/**
- * A claim still running after this long is taken to belong to a process that died mid-request
- * (its answer can never arrive), so a retry may take the key over instead of getting 409 for a
- * whole day. It is far longer than any request runs: the database and body limits keep requests
- * to seconds.
- */
-export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
-
 export const MAX_KEY_LENGTH = 255;
 
 /** Spec "Limits": 1 to 255 characters. Length counts characters, not bytes. */

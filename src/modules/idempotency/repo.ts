@@ -1,65 +1,47 @@
 // The only SQL touching idempotency_keys.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { IdempotencyOwner, StoredAnswer } from './schema.ts';
 import type { IdempotencyTables } from './tables.ts';
 
 export interface KeyRow {
   fingerprint: string;
-  claim: string;
-  status: number | null;
+  status: number;
   headers: Record<string, string> | null;
   body: string | null;
-  created_at: Date;
 }
 
 export function idempotencyRepo(db: Kysely<IdempotencyTables>) {
-  // A claim still running (no stored answer): only its holder may complete, release or replace it.
-  const openClaim = (owner: IdempotencyOwner, key: string, claim: string) => (eb: ExpressionBuilder<IdempotencyTables, 'idempotency_keys'>) =>
-    eb.and([eb('owner_type', '=', owner.type), eb('owner_id', '=', owner.id), eb('key', '=', key), eb('claim', '=', claim), eb('status', 'is', null)]);
-  const byKey = (owner: IdempotencyOwner, key: string) =>
-    db.selectFrom('idempotency_keys').where('owner_type', '=', owner.type).where('owner_id', '=', owner.id).where('key', '=', key);
   return {
-    /** The claim itself: exactly one concurrent insert of (owner, key) succeeds, on any instance. */
-    async insertClaim(owner: IdempotencyOwner, key: string, fingerprint: string, claim: string, now: Date): Promise<boolean> {
-      const row = await db
-        .insertInto('idempotency_keys')
-        .values({ owner_type: owner.type, owner_id: owner.id, key, fingerprint, claim, created_at: now })
-        .onConflict((oc) => oc.columns(['owner_type', 'owner_id', 'key']).doNothing())
-        .returning('claim')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    async find(owner: IdempotencyOwner, key: string): Promise<KeyRow | undefined> {
-      return byKey(owner, key).select(['fingerprint', 'claim', 'status', 'headers', 'body', 'created_at']).executeTakeFirst();
-    },
-
     /**
-     * Takes over a claim whose run is presumed dead. Compare-and-set on the old claim: of several
-     * instances trying at once, one wins.
+     * The claim: a transaction-scoped advisory lock on (owner, key) (PostgreSQL "Advisory Locks"),
+     * taken without waiting. Of any number of requests on any number of instances, one holds it
+     * until its transaction ends — and a process that dies loses it with its connection.
      */
-    async takeOver(owner: IdempotencyOwner, key: string, oldClaim: string, claim: string, now: Date): Promise<boolean> {
-      const row = await db
-        .updateTable('idempotency_keys')
-        .set({ claim, created_at: now })
-        .where(openClaim(owner, key, oldClaim))
-        .returning('claim')
+    async tryLock(owner: IdempotencyOwner, key: string): Promise<boolean> {
+      const name = `idempotency:${owner.type}:${owner.id}:${key}`;
+      const r = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(db);
+      return r.rows[0]?.locked === true;
+    },
+
+    /** The key's answer, unless it is older than `since` (then the key is free again). */
+    async find(owner: IdempotencyOwner, key: string, since: Date): Promise<KeyRow | undefined> {
+      return db
+        .selectFrom('idempotency_keys')
+        .where('owner_type', '=', owner.type)
+        .where('owner_id', '=', owner.id)
+        .where('key', '=', key)
+        .where('created_at', '>=', since)
+        .select(['fingerprint', 'status', 'headers', 'body'])
         .executeTakeFirst();
-      return row !== undefined;
     },
 
-    async complete(owner: IdempotencyOwner, key: string, claim: string, answer: StoredAnswer, now: Date): Promise<void> {
+    /** Stores the answer (under the claim's lock, so no other run writes this key meanwhile). */
+    async store(owner: IdempotencyOwner, key: string, fingerprint: string, answer: StoredAnswer, now: Date): Promise<void> {
+      const values = { fingerprint, status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body, created_at: now, completed_at: now };
       await db
-        .updateTable('idempotency_keys')
-        .set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body, completed_at: now })
-        .where(openClaim(owner, key, claim))
-        .execute();
-    },
-
-    async release(owner: IdempotencyOwner, key: string, claim: string): Promise<void> {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where(openClaim(owner, key, claim))
+        .insertInto('idempotency_keys')
+        .values({ owner_type: owner.type, owner_id: owner.id, key, ...values })
+        .onConflict((oc) => oc.columns(['owner_type', 'owner_id', 'key']).doUpdateSet(values))
         .execute();
     },
 

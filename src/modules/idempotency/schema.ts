@@ -15,8 +15,8 @@ export interface StoredAnswer {
 }
 
 export type ClaimOutcome =
-  /** This request holds the key and runs; `claim` identifies the run for complete/release. */
-  | { outcome: 'claimed'; claim: string }
+  /** This request holds the key (for as long as its unit of work) and runs. */
+  | { outcome: 'claimed' }
   /** The same request already finished: send its answer again. */
   | { outcome: 'replay'; answer: StoredAnswer }
   /** The same request is still running elsewhere. */
@@ -31,8 +31,5 @@ export interface ClaimInput {
   fingerprint: string;
 }
 
-export interface HeldClaim {
-  owner: IdempotencyOwner;
-  key: string;
-  claim: string;
-}
+/** A claimed key: completing it stores the answer in the same unit of work. */
+export type HeldClaim = ClaimInput;

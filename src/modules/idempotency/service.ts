@@ -1,52 +1,55 @@
-// Claim, complete and release idempotency keys. The claim is an INSERT … ON CONFLICT DO NOTHING
-// on (owner, key) made before the handler runs, so of any number of concurrent identical
-// requests, on any number of instances sharing the database, exactly one runs.
-import { randomUUID } from 'node:crypto';
+// Claim and complete idempotency keys (decisions.md "Envelopes and limits": one effect per key,
+// its answer replayed for 24 hours). Both run inside the request's unit of work
+// (kernel/db-unit.ts): the claim is a lock that lasts as long as that transaction, and the answer
+// is written in it, beside the write's own effect. So a retry either finds the committed answer,
+// or finds nothing committed and may run again; a run whose process died holds nothing.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
-import { ABANDONED_AFTER_MS, REPLAY_WINDOW_MS } from './policy.ts';
+import { inRequestUnit } from '../../kernel/db-budget.ts';
+import { REPLAY_WINDOW_MS } from './policy.ts';
 import { idempotencyRepo } from './repo.ts';
 import type { ClaimInput, ClaimOutcome, HeldClaim, StoredAnswer } from './schema.ts';
 import type { IdempotencyTables } from './tables.ts';
 
 export interface Idempotency {
+  /** Without claiming: a finished answer of the same request, a different request's key, or free ('claimed' unsaid). */
+  lookup(input: ClaimInput): Promise<Exclude<ClaimOutcome, { outcome: 'in_progress' }>>;
+  /** In the request's unit of work: holds the key until the unit ends, or says why not. */
   claim(input: ClaimInput): Promise<ClaimOutcome>;
-  /** Stores the answer of a claimed run; later requests with the key replay it. */
+  /** In the same unit: stores the answer of the claimed run; it commits with the run's effect. */
   complete(held: HeldClaim, answer: StoredAnswer): Promise<void>;
-  /** Gives the key back unanswered (a 5xx), so a retry runs again. */
-  release(held: HeldClaim): Promise<void>;
   /** Deletes every key older than the replay window; returns how many. */
   purgeExpired(): Promise<number>;
+}
+
+function requireUnit(): void {
+  // Outside a unit the lock would end with its own statement: nothing would be held.
+  if (!inRequestUnit()) throw new Error('An idempotency key is claimed and completed inside the request unit of work.');
 }
 
 export function createIdempotencyService(deps: { db: Kysely<IdempotencyTables>; clock: Clock }): Idempotency {
   const repo = idempotencyRepo(deps.db);
   const { clock } = deps;
+  const since = () => new Date(clock.now().getTime() - REPLAY_WINDOW_MS);
+  async function lookup({ owner, key, fingerprint }: ClaimInput): Promise<Exclude<ClaimOutcome, { outcome: 'in_progress' }>> {
+    const row = await repo.find(owner, key, since());
+    if (!row) return { outcome: 'claimed' };
+    if (row.fingerprint !== fingerprint) return { outcome: 'mismatch' };
+    return { outcome: 'replay', answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? '' } };
+  }
   return {
-    async claim({ owner, key, fingerprint }) {
-      const now = clock.now();
-      // An expired key is free again: it is deleted here rather than read as a replay.
-      await repo.purgeOwner(owner, new Date(now.getTime() - REPLAY_WINDOW_MS));
-      // Two passes cover the races of a row vanishing or being taken over between statements.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const claim = randomUUID();
-        if (await repo.insertClaim(owner, key, fingerprint, claim, now)) return { outcome: 'claimed', claim };
-        const row = await repo.find(owner, key);
-        if (!row) continue;
-        if (row.fingerprint !== fingerprint) return { outcome: 'mismatch' };
-        if (row.status !== null) {
-          return { outcome: 'replay', answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? '' } };
-        }
-        if (now.getTime() - new Date(row.created_at).getTime() < ABANDONED_AFTER_MS) return { outcome: 'in_progress' };
-        if (await repo.takeOver(owner, key, row.claim, claim, now)) return { outcome: 'claimed', claim };
-      }
-      return { outcome: 'in_progress' };
+    lookup,
+    async claim(input) {
+      requireUnit();
+      if (!(await repo.tryLock(input.owner, input.key))) return { outcome: 'in_progress' };
+      // Under the lock: an answer committed since the lookup is found now (read committed).
+      return lookup(input);
     },
     async complete(held, answer) {
-      await repo.complete(held.owner, held.key, held.claim, answer, clock.now());
-    },
-    async release(held) {
-      await repo.release(held.owner, held.key, held.claim);
+      requireUnit();
+      // An expired answer of the key (or of the owner's others) is replaced here.
+      await repo.purgeOwner(held.owner, since());
+      await repo.store(held.owner, held.key, held.fingerprint, answer, clock.now());
     },
     async purgeExpired() {
       return repo.purge(new Date(clock.now().getTime() - REPLAY_WINDOW_MS));

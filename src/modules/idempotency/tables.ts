@@ -1,4 +1,4 @@
-// Kysely types of the idempotency module's table (migration 0045).
+// Kysely types of the idempotency module's table (migrations 0045, 0225).
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -8,8 +8,7 @@ export interface IdempotencyKeysTable {
   owner_id: string;
   key: string;
   fingerprint: string;
-  claim: string;
-  status: number | null;
+  status: number;
   headers: ColumnType<Record<string, string> | null, string | null, string | null>;
   body: string | null;
   created_at: Timestamp;

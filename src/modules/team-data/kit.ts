@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { afterCommit } from '../../kernel/db-budget.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Analytics, Directory } from '../public-data/index.ts';
 import type { TeamEvent, TeamEvents } from './events.ts';
@@ -37,11 +38,15 @@ export function createKit(
     analytics,
     accountName,
     async emit(event) {
-      try {
-        await events.publish({ ...event, at: deps.clock.now().toISOString() });
-      } catch (err) {
-        deps.log.warn({ err, event }, 'team event not published');
-      }
+      const at = deps.clock.now().toISOString();
+      // In a request's unit of work the write commits with the unit: its news waits for that.
+      await afterCommit(async () => {
+        try {
+          await events.publish({ ...event, at });
+        } catch (err) {
+          deps.log.warn({ err, event }, 'team event not published');
+        }
+      });
     },
     newId: (prefix) => `${prefix}_${crypto.randomUUID()}`,
     async matter(record) {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { admitOperation, type GuardOptions } from './guard.ts';
-import { claimIdempotencyKey, sendReplay, storeIdempotentAnswer } from './idempotency.ts';
+import { endOpenUnit, lookUpIdempotencyKey, replayOrRun, storeIdempotentAnswer } from './idempotency.ts';
 import { responseCacheFor } from './response-cache.ts';
 import { type RouteDef, routeInput, routeParts, successStatus, writeMethods } from './route.ts';
 import { schemaErrorFormatter } from './schema-errors.ts';
@@ -28,8 +28,12 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
       // Every write gets Idempotency-Key handling here, so no route can be without it.
       ...(writeMethods.has(def.method)
         ? {
-            preValidation: [admitOperation(ctx, def.operation, options, { beforeLimits: claimIdempotencyKey(ctx, def.operation) }), sendReplay],
+            preValidation: [
+              admitOperation(ctx, def.operation, options, { beforeLimits: lookUpIdempotencyKey(ctx, def.operation) }),
+              replayOrRun(ctx, def.operation),
+            ],
             onSend: storeIdempotentAnswer(ctx),
+            onResponse: endOpenUnit,
           }
         : { preValidation: admitOperation(ctx, def.operation, options) }),
       ...(cached ? { onSend: answers.onSend } : {}),

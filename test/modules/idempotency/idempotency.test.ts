@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
 import { ManualClock } from '../../../src/kernel/clock.ts';
+import { DbBudget, withBudget } from '../../../src/kernel/db-budget.ts';
+import type { RequestUnit } from '../../../src/kernel/db-unit.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
-import type { IdempotencyOwner } from '../../../src/modules/idempotency/index.ts';
+import type { ClaimOutcome, IdempotencyOwner } from '../../../src/modules/idempotency/index.ts';
 import { canonicalJson, checkKey, MAX_CANONICAL_DEPTH, requestFingerprint } from '../../../src/modules/idempotency/policy.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
@@ -59,86 +62,175 @@ test('a value nested past the fingerprint depth is invalid_request, however deep
   }
 });
 
-test('claim, in progress, complete, replay; a different fingerprint is a mismatch', async () => {
-  const svc = t.ctx.services.idempotency;
+// A request's unit of work, as the HTTP surface opens one: claim and complete run inside it.
+async function inUnit<T>(fn: (unit: RequestUnit) => Promise<T>, end: 'commit' | 'rollback' | 'leave' = 'commit', ctx = t.ctx): Promise<T> {
+  return withBudget(new DbBudget(60_000, 'test'), async () => {
+    const unit = await ctx.database.openUnit();
+    try {
+      const result = await fn(unit);
+      if (end === 'commit') await unit.commit();
+      if (end === 'rollback') await unit.rollback();
+      return result;
+    } catch (err) {
+      await unit.rollback();
+      throw err;
+    }
+  });
+}
+
+const claimIn = (o: IdempotencyOwner, key: string, fingerprint: string, end: 'commit' | 'rollback' = 'rollback') =>
+  inUnit(() => t.ctx.services.idempotency.claim({ owner: o, key, fingerprint }), end);
+
+/** Claims, writes the answer and commits: one finished run. */
+async function finish(o: IdempotencyOwner, key: string, fingerprint: string, stored = answer): Promise<void> {
+  await inUnit(async () => {
+    assert.equal((await t.ctx.services.idempotency.claim({ owner: o, key, fingerprint })).outcome, 'claimed');
+    await t.ctx.services.idempotency.complete({ owner: o, key, fingerprint }, stored);
+  });
+}
+
+const onServer = () => t.ctx.database.kind === 'postgres';
+
+test('claim and complete belong to a unit of work: outside one they refuse to run', async () => {
+  await assert.rejects(t.ctx.services.idempotency.claim({ owner: owner(), key: 'k', fingerprint: 'f' }), /unit of work/);
+});
+
+test('a finished run is replayed; a different fingerprint is a mismatch; lookup says the same without claiming', async () => {
   const o = owner();
-  const first = await svc.claim({ owner: o, key: 'k1', fingerprint: 'f1' });
-  assert.equal(first.outcome, 'claimed');
-  assert.deepEqual(await svc.claim({ owner: o, key: 'k1', fingerprint: 'f1' }), { outcome: 'in_progress' });
-  assert.deepEqual(await svc.claim({ owner: o, key: 'k1', fingerprint: 'f2' }), { outcome: 'mismatch' });
-  if (first.outcome !== 'claimed') return;
-  await svc.complete({ owner: o, key: 'k1', claim: first.claim }, answer);
-  assert.deepEqual(await svc.claim({ owner: o, key: 'k1', fingerprint: 'f1' }), { outcome: 'replay', answer });
-  assert.deepEqual(await svc.claim({ owner: o, key: 'k1', fingerprint: 'f2' }), { outcome: 'mismatch' });
+  assert.deepEqual(await t.ctx.services.idempotency.lookup({ owner: o, key: 'k1', fingerprint: 'f1' }), { outcome: 'claimed' });
+  await finish(o, 'k1', 'f1');
+  assert.deepEqual(await claimIn(o, 'k1', 'f1'), { outcome: 'replay', answer });
+  assert.deepEqual(await claimIn(o, 'k1', 'f2'), { outcome: 'mismatch' });
+  assert.deepEqual(await t.ctx.services.idempotency.lookup({ owner: o, key: 'k1', fingerprint: 'f1' }), { outcome: 'replay', answer });
+  assert.deepEqual(await t.ctx.services.idempotency.lookup({ owner: o, key: 'k1', fingerprint: 'f2' }), { outcome: 'mismatch' });
 });
 
 test('keys are scoped to their owner: the same key of another owner is free', async () => {
-  const svc = t.ctx.services.idempotency;
   const a = owner();
-  assert.equal((await svc.claim({ owner: a, key: 'shared', fingerprint: 'f' })).outcome, 'claimed');
-  assert.equal((await svc.claim({ owner: owner(), key: 'shared', fingerprint: 'other' })).outcome, 'claimed');
-  assert.equal((await svc.claim({ owner: { type: 'team', id: a.id }, key: 'shared', fingerprint: 'other' })).outcome, 'claimed');
+  await finish(a, 'shared', 'f');
+  assert.equal((await claimIn(owner(), 'shared', 'other')).outcome, 'claimed');
+  assert.equal((await claimIn({ type: 'team', id: a.id }, 'shared', 'other')).outcome, 'claimed');
 });
 
-test('a released key runs again; a release by a stale claim changes nothing', async () => {
-  const svc = t.ctx.services.idempotency;
+test('the answer commits with the effect: a unit rolled back leaves neither, and the key runs again', async () => {
+  await sql`create table if not exists idem_effects (key text primary key)`.execute(t.ctx.db);
   const o = owner();
-  const first = await svc.claim({ owner: o, key: 'k', fingerprint: 'f' });
-  assert.equal(first.outcome, 'claimed');
-  if (first.outcome !== 'claimed') return;
-  await svc.release({ owner: o, key: 'k', claim: 'not-the-claim' });
-  assert.equal((await svc.claim({ owner: o, key: 'k', fingerprint: 'f' })).outcome, 'in_progress');
-  await svc.release({ owner: o, key: 'k', claim: first.claim });
-  assert.equal((await svc.claim({ owner: o, key: 'k', fingerprint: 'f' })).outcome, 'claimed');
+  await inUnit(async () => {
+    assert.equal((await t.ctx.services.idempotency.claim({ owner: o, key: 'both', fingerprint: 'f' })).outcome, 'claimed');
+    await sql`insert into idem_effects (key) values ('both')`.execute(t.ctx.db);
+    // A module's own transaction is a savepoint of the unit: its commit commits nothing yet.
+    await t.ctx.db.transaction().execute(async (trx) => sql`insert into idem_effects (key) values ('both-nested')`.execute(trx));
+    await t.ctx.services.idempotency.complete({ owner: o, key: 'both', fingerprint: 'f' }, answer);
+  }, 'rollback');
+  const rows = await sql<{ key: string }>`select key from idem_effects where key like 'both%'`.execute(t.ctx.db);
+  assert.deepEqual(rows.rows, []);
+  assert.deepEqual(await t.ctx.services.idempotency.lookup({ owner: o, key: 'both', fingerprint: 'f' }), { outcome: 'claimed' });
+  assert.equal((await claimIn(o, 'both', 'f')).outcome, 'claimed');
 });
 
-test('20 concurrent claims of one key: exactly one is claimed', async () => {
-  const svc = t.ctx.services.idempotency;
+test('a held key: another claim is in_progress on a server; on the embedded database it waits its turn, then replays', async () => {
   const o = owner();
-  const results = await Promise.all(Array.from({ length: 20 }, () => svc.claim({ owner: o, key: 'race', fingerprint: 'f' })));
-  assert.equal(results.filter((r) => r.outcome === 'claimed').length, 1);
-  assert.equal(results.filter((r) => r.outcome === 'in_progress').length, 19);
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let claimedFirst!: () => void;
+  const first = new Promise<void>((r) => {
+    claimedFirst = r;
+  });
+  const holder = inUnit(async () => {
+    assert.equal((await t.ctx.services.idempotency.claim({ owner: o, key: 'race', fingerprint: 'f' })).outcome, 'claimed');
+    claimedFirst();
+    await held;
+    await t.ctx.services.idempotency.complete({ owner: o, key: 'race', fingerprint: 'f' }, answer);
+  });
+  await first;
+  const others = Array.from({ length: 20 }, () => claimIn(o, 'race', 'f'));
+  let results: ClaimOutcome[];
+  if (onServer()) {
+    results = await Promise.all(others);
+    release();
+    assert.deepEqual(new Set(results.map((r) => r.outcome)), new Set(['in_progress']));
+  } else {
+    release();
+    results = await Promise.all(others);
+    assert.deepEqual(new Set(results.map((r) => r.outcome)), new Set(['replay']));
+  }
+  await holder;
+  assert.equal((await claimIn(o, 'race', 'f')).outcome, 'replay');
+});
+
+test('20 concurrent claims of one free key: exactly one is claimed', async () => {
+  const o = owner();
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      inUnit(async () => {
+        const r = await t.ctx.services.idempotency.claim({ owner: o, key: 'twenty', fingerprint: 'f' });
+        if (r.outcome === 'claimed') await t.ctx.services.idempotency.complete({ owner: o, key: 'twenty', fingerprint: 'f' }, answer);
+        return r.outcome;
+      }),
+    ),
+  );
+  assert.equal(results.filter((r) => r === 'claimed').length, 1);
+  // The others ran while it held the key (a server) or after it committed (the embedded database).
+  assert.equal(
+    results.filter((r) => r === (onServer() ? 'in_progress' : 'replay')).length + (onServer() ? results.filter((r) => r === 'replay').length : 0),
+    19,
+  );
+});
+
+test('a claim whose connection dies (its process killed) is free at once, with nothing of its run committed', {
+  skip: !process.env.DATABASE_URL && 'a server connection',
+}, async () => {
+  await sql`create table if not exists idem_effects (key text primary key)`.execute(t.ctx.db);
+  const o = owner();
+  let pid = 0;
+  let claimedFirst!: () => void;
+  const first = new Promise<void>((r) => {
+    claimedFirst = r;
+  });
+  let terminated!: () => void;
+  const gone = new Promise<void>((r) => {
+    terminated = r;
+  });
+  const dying = inUnit(async () => {
+    assert.equal((await t.ctx.services.idempotency.claim({ owner: o, key: 'dead', fingerprint: 'f' })).outcome, 'claimed');
+    await sql`insert into idem_effects (key) values ('dead')`.execute(t.ctx.db);
+    pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(t.ctx.db)).rows[0]!.pid;
+    claimedFirst();
+    await gone;
+    // The run's next statement finds its connection gone.
+    await t.ctx.services.idempotency.complete({ owner: o, key: 'dead', fingerprint: 'f' }, answer);
+  });
+  await first;
+  assert.equal((await claimIn(o, 'dead', 'f')).outcome, 'in_progress');
+  // What a killed process leaves behind: its backend's connection ends.
+  await sql`select pg_terminate_backend(${pid})`.execute(t.ctx.db);
+  terminated();
+  await assert.rejects(dying);
+  assert.equal((await claimIn(o, 'dead', 'f')).outcome, 'claimed');
+  assert.equal((await sql`select 1 from idem_effects where key = 'dead'`.execute(t.ctx.db)).rows.length, 0);
 });
 
 test('an answer is replayed for 24 hours, then the key is free again', async () => {
-  const svc = t.ctx.services.idempotency;
   const o = owner();
-  const first = await svc.claim({ owner: o, key: 'day', fingerprint: 'f' });
-  if (first.outcome !== 'claimed') assert.fail('not claimed');
-  await svc.complete({ owner: o, key: 'day', claim: first.claim }, answer);
+  await finish(o, 'day', 'f');
   clock.advance(24 * 3600 * 1000 - 1000);
-  assert.equal((await svc.claim({ owner: o, key: 'day', fingerprint: 'f' })).outcome, 'replay');
+  assert.equal((await claimIn(o, 'day', 'f')).outcome, 'replay');
   clock.advance(2000);
   // Past the window even a different body may use the key: it names a new request now.
-  assert.equal((await svc.claim({ owner: o, key: 'day', fingerprint: 'new' })).outcome, 'claimed');
-});
-
-test('a claim left running for 10 minutes (its process died) is taken over by one retry', async () => {
-  const svc = t.ctx.services.idempotency;
-  const o = owner();
-  const first = await svc.claim({ owner: o, key: 'dead', fingerprint: 'f' });
-  assert.equal(first.outcome, 'claimed');
-  clock.advance(9 * 60 * 1000);
-  assert.equal((await svc.claim({ owner: o, key: 'dead', fingerprint: 'f' })).outcome, 'in_progress');
-  clock.advance(2 * 60 * 1000);
-  const retries = await Promise.all(Array.from({ length: 5 }, () => svc.claim({ owner: o, key: 'dead', fingerprint: 'f' })));
-  const won = retries.filter((r) => r.outcome === 'claimed');
-  assert.equal(won.length, 1);
-  // The dead run's late answer no longer counts; the new run's does.
-  if (first.outcome === 'claimed') await svc.complete({ owner: o, key: 'dead', claim: first.claim }, { ...answer, body: 'stale' });
-  const winner = won[0]!;
-  if (winner.outcome === 'claimed') await svc.complete({ owner: o, key: 'dead', claim: winner.claim }, answer);
-  assert.deepEqual(await svc.claim({ owner: o, key: 'dead', fingerprint: 'f' }), { outcome: 'replay', answer });
+  assert.equal((await claimIn(o, 'day', 'new')).outcome, 'claimed');
+  await finish(o, 'day', 'new', { ...answer, body: 'second' });
+  assert.deepEqual(await claimIn(o, 'day', 'new'), { outcome: 'replay', answer: { ...answer, body: 'second' } });
 });
 
 test('purgeExpired deletes keys older than the replay window only', async () => {
-  const svc = t.ctx.services.idempotency;
   const old = owner();
-  await svc.claim({ owner: old, key: 'old', fingerprint: 'f' });
+  await finish(old, 'old', 'f');
   clock.advance(25 * 3600 * 1000);
   const fresh = owner();
-  await svc.claim({ owner: fresh, key: 'fresh', fingerprint: 'f' });
-  assert.ok((await svc.purgeExpired()) >= 1);
-  assert.equal((await svc.claim({ owner: old, key: 'old', fingerprint: 'other' })).outcome, 'claimed');
-  assert.equal((await svc.claim({ owner: fresh, key: 'fresh', fingerprint: 'f' })).outcome, 'in_progress');
+  await finish(fresh, 'fresh', 'f');
+  assert.ok((await t.ctx.services.idempotency.purgeExpired()) >= 1);
+  assert.equal((await claimIn(old, 'old', 'other')).outcome, 'claimed');
+  assert.equal((await claimIn(fresh, 'fresh', 'f')).outcome, 'replay');
 });

@@ -16,6 +16,8 @@ import { v2Surface } from '../../../src/surfaces/v2/index.ts';
 export interface Behaviour {
   /** The next this many runs throw an unexpected error (a 500) before writing anything. */
   failNext: number;
+  /** The next this many runs throw (a 500) after writing their row. */
+  failAfterWrite: number;
   /** When set, a run waits for `gate` after `entered()`, so a test can act while it runs. */
   hold: { entered(): void; gate: Promise<void> } | null;
 }
@@ -48,6 +50,10 @@ export function effectOperations(ctx: AppContext, behaviour: Behaviour) {
       await gate;
     }
     const r = await sql<{ id: number }>`insert into test_effects (note, owner) values (${note}, ${owner}) returning id`.execute(ctx.db);
+    if (behaviour.failAfterWrite > 0) {
+      behaviour.failAfterWrite--;
+      throw new Error('the handler failed after writing');
+    }
     return { id: Number(r.rows[0]!.id), note, owner };
   }
   const op = operationsOf<null>();

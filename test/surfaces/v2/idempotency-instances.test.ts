@@ -16,7 +16,7 @@ before(async () => {
   first = await startTestContext();
   second = await startTestContext({ databaseUrl: first.config.databaseUrl! });
   await createEffectsTable(first.ctx);
-  const behaviour: Behaviour = { failNext: 0, hold: null };
+  const behaviour: Behaviour = { failNext: 0, failAfterWrite: 0, hold: null };
   apps.push(await effectsApp(first.ctx, behaviour), await effectsApp(second.ctx, behaviour));
 });
 after(async () => {

@@ -7,7 +7,7 @@ import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 let t: TestContext;
 let app: FastifyInstance;
-const behaviour: Behaviour = { failNext: 0, hold: null };
+const behaviour: Behaviour = { failNext: 0, failAfterWrite: 0, hold: null };
 
 before(async () => {
   t = await startTestContext();
@@ -112,7 +112,7 @@ test('20 concurrent identical requests have exactly one effect', async () => {
   assert.equal(later.body, ran[0]!.body);
 });
 
-test('while the first request runs, a retry is 409 idempotency_in_progress', async () => {
+test('while the first request runs, a retry is 409 on a server; on the embedded database it waits its turn and replays', async () => {
   const { auth } = await newKey();
   let release!: () => void;
   const gate = new Promise<void>((r) => {
@@ -123,13 +123,37 @@ test('while the first request runs, a retry is 409 idempotency_in_progress', asy
   });
   const first = post(auth, 'slow', 'slow');
   await inHandler;
-  const retry = await post(auth, 'slow', 'slow');
-  assert.equal(retry.statusCode, 409);
-  assert.equal(retry.json().error.code, 'idempotency_in_progress');
-  release();
+  try {
+    if (t.ctx.database.kind === 'postgres') {
+      const retry = await post(auth, 'slow', 'slow');
+      assert.equal(retry.statusCode, 409);
+      assert.equal(retry.json().error.code, 'idempotency_in_progress');
+    } else {
+      // The first run's unit of work holds the one connection: the retry waits, then finds its answer.
+      const retry = post(auth, 'slow', 'slow');
+      release();
+      const answered = await retry;
+      assert.equal(answered.statusCode, 201);
+      assert.equal(answered.headers['idempotent-replayed'], 'true');
+    }
+  } finally {
+    release();
+  }
   assert.equal((await first).statusCode, 201);
   assert.equal((await post(auth, 'slow', 'slow')).headers['idempotent-replayed'], 'true');
   assert.equal(await countEffects(t.ctx, 'slow'), 1);
+});
+
+test('a run that fails after writing (a 5xx) leaves nothing: its effect and its key roll back together', async () => {
+  const { auth } = await newKey();
+  behaviour.failAfterWrite = 1;
+  const failed = await post(auth, 'half', 'half');
+  assert.equal(failed.statusCode, 500);
+  assert.equal(await countEffects(t.ctx, 'half'), 0);
+  const retry = await post(auth, 'half', 'half');
+  assert.equal(retry.statusCode, 201);
+  assert.equal(retry.headers['idempotent-replayed'], undefined);
+  assert.equal(await countEffects(t.ctx, 'half'), 1);
 });
 
 test('a 5xx is not stored: the key is released and a retry runs again', async () => {

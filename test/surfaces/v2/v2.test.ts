@@ -21,7 +21,7 @@ before(async () => {
   t = await startTestContext();
   await seedPublicData(t.ctx.db);
   await createEffectsTable(t.ctx);
-  effects = await effectsApp(t.ctx, { failNext: 0, hold: null });
+  effects = await effectsApp(t.ctx, { failNext: 0, failAfterWrite: 0, hold: null });
   const account = await t.ctx.services.accounts.create({ email: 'v2@example.org', name: 'Vee Two' });
   accountId = account.id;
   // The list checks below send a few hundred requests; the per-minute limit is not under test here.
