@@ -23,7 +23,7 @@ export const scopeCatalogue = {
   'people.read': { kind: 'team', description: 'Read officials, City staff and lobbyists, and meeting testimony.' },
   'people.private.read': { kind: 'team', description: 'Also read residents and organization representatives (offices teams).' },
   'team.members.read': { kind: 'team', description: "See the team's members and their roles." },
-  'team.members.write': { kind: 'team', description: 'Add and remove members and change their roles (owners and admins).' },
+  'team.members.write': { kind: 'team', description: 'Add and remove members and change their roles (owners and admins); any member may leave the team.' },
   'team.keys.read': { kind: 'team', description: "List the team's API keys (prefixes, names, scopes; never the secrets)." },
   'team.keys.write': {
     kind: 'team',

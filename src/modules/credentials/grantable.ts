@@ -11,9 +11,11 @@ export type GrantKind = 'scoped' | 'registration' | 'legacy' | 'oauth' | 'sessio
 
 /**
  * Team scopes only owners and admins may hold: the writes that change what the whole team sees
- * (follows, positions; spec "v2 rules" 5) and its settings (members, keys).
+ * (follows, positions; spec "v2 rules" 5) and its keys. `team.members.write` is not among them:
+ * any member may leave a team with it, and the accounts policy lets a member do nothing else
+ * (adding, changing or removing anyone else is 403 for them).
  */
-const managersOnly: ReadonlySet<Scope> = new Set<Scope>(['team.follows.write', 'team.positions.write', 'team.members.write', 'team.keys.write']);
+const managersOnly: ReadonlySet<Scope> = new Set<Scope>(['team.follows.write', 'team.positions.write', 'team.keys.write']);
 
 /** Scopes that need a team feature: residents and organization representatives are for offices teams. */
 const needsFeature: Partial<Record<Scope, Feature>> = { 'people.private.read': 'offices' };

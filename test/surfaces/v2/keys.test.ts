@@ -158,12 +158,13 @@ test('keys issued by agent registration can never hold the settings scopes', asy
   assert.equal(res.json().error.code, 'scope_missing');
 });
 
-test('the settings scopes a role may hold: writes for owners and admins, reads for every member', () => {
+test('the settings scopes a role may hold: writes for owners and admins, reads (and leaving) for every member', () => {
   const f = { features: [] };
   assert.ok(grantableScopes('scoped', f, 'admin').includes('team.keys.write'));
   assert.ok(grantableScopes('scoped', f, 'admin').includes('team.members.write'));
   assert.ok(!grantableScopes('scoped', f, 'member').includes('team.keys.write'));
-  assert.ok(!grantableScopes('scoped', f, 'member').includes('team.members.write'));
+  // A member holds team.members.write to leave the team; the accounts policy refuses them anything else.
+  assert.ok(grantableScopes('scoped', f, 'member').includes('team.members.write'));
   assert.ok(grantableScopes('scoped', f, 'member').includes('team.keys.read'));
   assert.ok(grantableScopes('scoped', f, 'member').includes('team.members.read'));
   assert.deepEqual(grantableScopes('scoped', f, null), []);
