@@ -62,44 +62,51 @@ export const RANKED_CANDIDATES = 500;
 // Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321, CL2023-0003511.
 export const recordNumberPattern = /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/;
 
-/**
- * Ranking first looks among the newest matters only: if they hold RANKED_CANDIDATES matches,
- * those are exactly the most recent matches overall (any other match is older than all of them),
- * found by walking the date index instead of fetching every match of a common term. Otherwise
- * the query falls back to every match, which is then cheap because there are few.
- */
-export const RECENT_WINDOW = 10_000;
-
 const byRecency = sql`m.introduction_date desc nulls last, m.id`;
 
-export function matterListQuery(db: Db, f: MatterFilters, sort: string, recentWindow = RECENT_WINDOW) {
-  if (sort !== 'relevance') return filteredMatters(db, db.selectFrom('matters as m'), f);
-  const near = filteredMatters(db, db.selectFrom(db.selectFrom('matters as m').selectAll('m').orderBy(byRecency).limit(recentWindow).as('m')), f)
+/**
+ * The RANKED_CANDIDATES most recent matches of the filters, as (id, search) only: one statement
+ * whose plan PostgreSQL chooses from the text index's statistics — a common term walks the date
+ * index (matters_intro_nulls_last) and stops at the 500th match, a sparse one fetches its matches
+ * through the GIN index (matters_search) and keeps the newest 500. Either reads the rows it
+ * keeps and nothing wider: the candidates carry only their key and tsvector, so ranking reads
+ * 500 tsvectors, not every match's row, and the page's columns are read for its rows alone.
+ * (Before: the newest 10,000 matters were scanned first, every match was ranked, and every
+ * candidate's whole row went through the ranking.)
+ */
+export function recentMatches(db: Db, f: MatterFilters) {
+  return filtersOf(db, db.selectFrom('matters as m').select(['m.id', 'm.search']), f)
     .orderBy(byRecency)
     .limit(RANKED_CANDIDATES);
-  // Few matches among the newest rows means a sparse term: fetching its matches through the text
-  // index beats walking the date index further, so the order is given on an expression (`+ 0`,
-  // same order) that the date index cannot serve, and the planner cannot choose that walk.
-  const all = filteredMatters(db, db.selectFrom('matters as m'), f).orderBy(sql`m.introduction_date + 0 desc nulls last, m.id`).limit(RANKED_CANDIDATES);
-  // Exactly one branch answers; the second runs only when the first fell short (its condition is
-  // a one-time filter, so PostgreSQL never starts it otherwise).
-  const candidates = sql`(with near as (${near}), enough as (select count(*) >= ${RANKED_CANDIDATES} as yes from near)
-    select * from near where (select yes from enough)
-    union all
-    select * from (${all}) a where not (select yes from enough))`;
-  return db.selectFrom(candidates.as('m')).selectAll('m');
 }
 
-/** The filters of the matter list, over `from` (the matters table, or its newest rows). */
-function filteredMatters(db: Db, from: any, f: MatterFilters) {
-  let qb: any = from.select([...matterColumns]);
+/** The rank of a candidate (alias `c`): an exact record number ranks first, as it always matched. */
+export function candidateRank(q: string) {
+  const exact = recordNumberPattern.test(q.trim());
+  return rank('c.search', q.trim(), exact ? sql<boolean>`true` : undefined);
+}
+
+export function matterListQuery(db: Db, f: MatterFilters, sort: string) {
+  if (sort !== 'relevance') return filtersOf(db, db.selectFrom('matters as m').select([...matterColumns]), f);
+  // Ranked candidates as `m` (id, rank): the page's keyset and order read them; the page's rows
+  // are joined to their columns after the order and limit, one index look-up each.
+  const ranked = db.selectFrom(recentMatches(db, f).as('c')).select(['c.id', candidateRank(f.q ?? '').as('rank')]);
+  return db
+    .selectFrom(ranked.as('m'))
+    .innerJoin('matters as x', 'x.id', 'm.id')
+    .select(matterColumns.map((c) => c.replace(/^m\./, 'x.')) as never)
+    .select('m.rank');
+}
+
+/** The filters of the matter list, over `from` (the matters table as `m`). */
+function filtersOf(db: Db, from: any, f: MatterFilters) {
+  let qb: any = from;
   if (f.q !== undefined) {
     const q = f.q.trim();
     // A record number typed exactly is found through its own index and ranked first.
     // Its tokens ("o2023", "-0001234") are common to thousands of records, so it skips the
     // full-text index entirely.
-    const exact = recordNumberPattern.test(q) ? recordEquals('m.record_number', q) : undefined;
-    qb = qb.select(rank('m.search', q, exact).as('rank')).where(exact ?? sql<boolean>`m.search @@ ${tsQuery(q)}`);
+    qb = qb.where(recordNumberPattern.test(q) ? recordEquals('m.record_number', q) : sql<boolean>`m.search @@ ${tsQuery(q)}`);
   }
   if (f.type !== undefined) qb = qb.where('m.type', '=', f.type);
   if (f.status !== undefined) qb = qb.where('m.status', '=', f.status);
