@@ -11,6 +11,7 @@
 // for the throughput pass (20), BENCH_QUERY search terms separated by "|", BENCH_ONLY=mcp to
 // measure only the MCP tools/call against the REST detail route, BENCH_ONLY=guard for the detail
 // route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes.
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { answerNames, ceilingName, detailName, guardAims, manyKeysName, oauthName, searchAims, searchName, unguardedName, votesName } from './aims.ts';
@@ -89,6 +90,14 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
   if (target.rotate) target.rotate.answered[0]! += 1;
 }
 
+/** `npm start`'s arguments after `node` (its V8 flags included), from package.json. */
+function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = pkg.scripts.start.split(/\s+/);
+  if (node !== 'node') throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  return args;
+}
+
 const children: Child[] = [];
 const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -107,7 +116,8 @@ async function main(): Promise<number> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
   };
-  const service = await startChild('service', ['src/cli.ts', 'serve'], serviceEnv, '/health');
+  // The service as `npm start` runs it, with the V8 flags of its start script (package.json).
+  const service = await startChild('service', startArgs(), serviceEnv, '/health');
   children.push(service);
   const ceiling = await startChild('ceiling', ['bench/ceiling-server.ts'], { ...process.env, NODE_ENV: 'production' }, '/ceiling');
   children.push(ceiling);
