@@ -68,7 +68,9 @@ async function load(target: Target, seconds: number, connections: number, onResp
     requests: [
       {
         setupRequest: (request: Record<string, unknown>, context: { set?: number }) => {
-          const built = bodies ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] } : { ...request, path: paths[next++ % paths.length] };
+          const built = bodies
+            ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] }
+            : { ...request, path: paths[next++ % paths.length] };
           if (!rotate) return built;
           // One connection sends one request at a time, so its context names the set of the request in flight.
           context.set = turn++ % rotate.headers.length;

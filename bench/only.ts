@@ -44,7 +44,7 @@ export async function measureSubset(s: Subset): Promise<number> {
     aims: s.aims(byName(latency), byName(load)),
     peakRssBytes: s.service.peakRss(),
     failed: [...new Set(failed)],
-    settings: { ...s.options, latencyConnections: 1, only: s.name, ...extra },
+    settings: { ...s.options, latencyConnections: 1, only: s.name, ...extra, serviceMemory: await s.service.memory() },
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version },
     generation: { reused: s.generated.reused, seconds: s.generated.seconds },
   });

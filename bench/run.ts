@@ -195,10 +195,7 @@ async function main(): Promise<number> {
     return checkCounts(countsBefore, await storedCounts(databaseUrl, many.accountIds), many.answered, cut);
   };
   if (only === 'guard' || only === 'search') {
-    const names =
-      only === 'guard'
-        ? [ceilingName, detailName, unguardedName, manyKeysName]
-        : [ceilingName, searchName, votesName];
+    const names = only === 'guard' ? [ceilingName, detailName, unguardedName, manyKeysName] : [ceilingName, searchName, votesName];
     return measureSubset({
       name: only,
       targets: targets.filter((t) => names.includes(t.target.name)),
@@ -226,6 +223,7 @@ async function main(): Promise<number> {
   const load = await pass(options.connections);
   const graphql = await compareWithPostGraphile(service.url, auth, databaseUrl, options);
   const peakRss = service.peakRss();
+  const memory = await service.memory();
 
   const alone = (name: string) => byName(latency, name);
   const loaded = (name: string) => byName(load, name);
@@ -253,6 +251,7 @@ async function main(): Promise<number> {
       searchP99AtMost50ms: alone(searchName).p99 <= 50,
       ...guardAims(alone, loaded),
       manyKeysCountedExactly: manyKeysCounts?.exact === true,
+      peakRssAtMost400MiB: peakRss <= 400 * 2 ** 20,
       ...searchAims(alone, loaded),
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
@@ -274,6 +273,8 @@ async function main(): Promise<number> {
       records: data.records.length,
       people: data.people.length,
       answerQuestions: answers.votes.length + answers.passages.length,
+      serviceMemory: memory,
+      serviceStart: startArgs().slice(0, -2).join(' '),
       manyKeys: KEY_COUNT,
       manyKeysCounts,
       guardedShareOfUnguarded: round3(detail.rps / loaded(unguardedName).rps),

@@ -5,7 +5,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 import { checkCursorKeys } from './keyset.ts';
 import { candidateRank, recentMatches } from './repo-matters.ts';
-import { isoTs, rank, recordEquals, tsQuery } from './repo-sql.ts';
+import { isoTs, rank, tsQuery } from './repo-sql.ts';
 import type { Db } from './repo-sql.ts';
 import { publicPersonKinds } from './schema-people.ts';
 import type { searchTypes } from './schema-search.ts';
@@ -75,7 +75,8 @@ export async function search(
   if (cursor) checkCursorKeys(relevanceKeys, cursor);
   const n = input.limit + 1;
   const parts = input.types.map(
-    (type) => sql`(select * from (${branch(db, type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
+    (type) =>
+      sql`(select * from (${branch(db, type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
   );
   const rows = await sql<SearchRow>`select * from (${sql.join(parts, sql` union all `)}) u order by u.rank desc, u.type, u.id limit ${n}`.execute(db);
   return toPage(

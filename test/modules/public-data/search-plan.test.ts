@@ -12,7 +12,15 @@ import { tsQuery } from '../../../src/modules/public-data/repo-sql.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 /** The benchmark's default queries (bench/run.ts), and a few shapes besides. */
-const queries = ['speed humps', 'tavern', 'lead service line replacement', 'affordable housing', 'city -budget', '"street repair" or zoning', 'nonexistentword'];
+const queries = [
+  'speed humps',
+  'tavern',
+  'lead service line replacement',
+  'affordable housing',
+  'city -budget',
+  '"street repair" or zoning',
+  'nonexistentword',
+];
 
 let t: TestContext;
 before(async () => {
