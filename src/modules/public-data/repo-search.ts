@@ -29,11 +29,11 @@ function branch(db: Db, type: SearchType, q: string, since: string | undefined):
   switch (type) {
     case 'matter': {
       // The matters list's own plan (repo-matters.ts): the most recent RANKED_CANDIDATES matches
-      // (a record number: its exact match), ranked, then the columns of those kept.
+      // (a record number: its exact match), then ranked.
       const candidates = recentMatches(db, { q, updatedSince: since });
       return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
-        '/matters/' || m.record_number as path, c.rank, ${isoTs('m.updated_at')} as "updatedAt"
-        from (select c.id, ${candidateRank(q)} as rank from (${candidates}) c) c join matters m on m.id = c.id`;
+        '/matters/' || m.record_number as path, ${candidateRank(q, 'm')} as rank, ${isoTs('m.updated_at')} as "updatedAt"
+        from ${candidates} m`;
     }
     case 'person':
       return sql`select 'person' as type, p.id, p.name as title,

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { RANKED_CANDIDATES } from '../../../src/modules/public-data/repo-matters.ts';
+import { matterListQuery, RANKED_CANDIDATES } from '../../../src/modules/public-data/repo-matters.ts';
 import { tsQuery } from '../../../src/modules/public-data/repo-sql.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
@@ -83,5 +83,19 @@ test('the /search results hold the same matters in the same order', async () => 
       expected,
       `"${q}"`,
     );
+  }
+});
+
+test('both ways of finding the candidates (the newest matters first, every match) give the same answer', async () => {
+  for (const q of queries) {
+    const expected = await reference(q);
+    for (const window of [1, 300, 1_000_000]) {
+      const rows = await matterListQuery(t.ctx.db, { q }, 'relevance', window).orderBy('m.rank', 'desc').orderBy('m.id').execute();
+      assert.deepEqual(
+        rows.map((r: { id: string }) => r.id),
+        expected,
+        `"${q}" with a window of ${window}`,
+      );
+    }
   }
 });
