@@ -8,7 +8,12 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     headers?: Record<string, string>;
-    requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>;
+    requests?: Array<{
+      /** `context` is the connection's own object, kept between its requests. */
+      setupRequest?: (request: Record<string, unknown>, context: any) => Record<string, unknown>;
+      /** Called with each response to this request, before the connection sends its next one. */
+      onResponse?: (status: number, body: unknown, context: any) => void;
+    }>;
   }
 
   interface Result {

@@ -12,6 +12,11 @@ export interface Target {
   headers?: Record<string, string>;
   /** POST these JSON bodies in turn (with `paths[0]`) instead of GETting the paths. */
   bodies?: string[];
+  /**
+   * Headers sent in rotation, one set per request (many callers: a key each), added to `headers`;
+   * `answered[i]` counts the 2xx answers to requests sent with set i.
+   */
+  rotate?: { headers: Record<string, string>[]; answered: number[] };
 }
 
 export interface MeasureOptions {
@@ -50,7 +55,9 @@ function shuffled<T>(list: readonly T[]): T[] {
 async function load(target: Target, seconds: number, connections: number, onResponse?: (status: number, ms: number) => void) {
   const paths = shuffled(target.paths);
   const bodies = target.bodies ? shuffled(target.bodies) : null;
+  const rotate = target.rotate;
   let next = 0;
+  let turn = 0;
   const instance = autocannon({
     url: target.url,
     connections,
@@ -60,8 +67,22 @@ async function load(target: Target, seconds: number, connections: number, onResp
     timeout: 10,
     requests: [
       {
-        setupRequest: (request: Record<string, unknown>) =>
-          bodies ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] } : { ...request, path: paths[next++ % paths.length] },
+        setupRequest: (request: Record<string, unknown>, context: { set?: number }) => {
+          const built = bodies
+            ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] }
+            : { ...request, path: paths[next++ % paths.length] };
+          if (!rotate) return built;
+          // One connection sends one request at a time, so its context names the set of the request in flight.
+          context.set = turn++ % rotate.headers.length;
+          return { ...built, headers: { ...(request.headers as Record<string, string>), ...rotate.headers[context.set] } };
+        },
+        ...(rotate
+          ? {
+              onResponse: (status: number, _body: unknown, context: { set?: number }) => {
+                if (status >= 200 && status < 300 && context.set !== undefined) rotate.answered[context.set]! += 1;
+              },
+            }
+          : {}),
       },
     ],
   });

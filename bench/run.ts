@@ -9,15 +9,20 @@
 // Settings (environment): DATABASE_URL (default the local server's council_bench database),
 // BENCH_DURATION seconds per route and pass (10), BENCH_WARMUP seconds (3), BENCH_CONNECTIONS
 // for the throughput pass (20), BENCH_QUERY search terms separated by "|", BENCH_ONLY=mcp to
-// measure only the MCP tools/call against the REST detail route.
+// measure only the MCP tools/call against the REST detail route, BENCH_ONLY=guard for the detail
+// route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes.
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
+import { answerNames, ceilingName, detailName, guardAims, manyKeysName, oauthName, searchAims, searchName, unguardedName, votesName } from './aims.ts';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { compareWithPostGraphile } from './graphql.ts';
 import { compareMcpWithRest, mcpAims, mcpDetailName, mcpDetailTarget } from './mcp.ts';
 import { type Measurement, measure, type Target } from './measure.ts';
 import { pageNames, pageTargets, warmPages } from './pages.ts';
+import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
+import { measureSubset } from './only.ts';
 import { prepareKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, startChild } from './servers.ts';
@@ -30,9 +35,9 @@ function intEnv(name: string, fallback: number, min: number, max: number): numbe
 }
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-/** BENCH_ONLY=mcp measures only the MCP tools/call against the REST detail route (bench/mcp.ts). */
+/** BENCH_ONLY=mcp measures only the MCP tools/call against the REST detail route (bench/mcp.ts); guard and search a part (bench/only.ts). */
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== '' && only !== 'mcp') throw new Error('BENCH_ONLY takes "mcp" or nothing');
+if (only !== undefined && only !== '' && !['mcp', 'guard', 'search'].includes(only)) throw new Error('BENCH_ONLY takes "mcp", "guard", "search" or nothing');
 const options = {
   seconds: intEnv('BENCH_DURATION', 10, 1, 600),
   warmupSeconds: intEnv('BENCH_WARMUP', 3, 0, 120),
@@ -69,9 +74,8 @@ async function fixtures() {
 /** One request per target before measuring: the route answers 200 with data, not an error page. */
 async function check(target: Target, expect: (body: any) => boolean): Promise<void> {
   const path = target.paths[0]!;
-  const post = target.bodies
-    ? { method: 'POST', body: target.bodies[0]!, headers: { ...target.headers, 'content-type': 'application/json' } }
-    : { headers: target.headers ?? {} };
+  const headers = { ...target.headers, ...target.rotate?.headers[0] };
+  const post = target.bodies ? { method: 'POST', body: target.bodies[0]!, headers: { ...headers, 'content-type': 'application/json' } } : { headers };
   const res = await fetch(`${target.url}${path}`, { ...post, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
   let body: unknown = text;
@@ -83,14 +87,27 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
   if (res.status !== 200 || !expect(body)) {
     throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
+  if (target.rotate) target.rotate.answered[0]! += 1;
+}
+
+/** `npm start`'s arguments after `node` (its V8 flags included), from package.json. */
+function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = pkg.scripts.start.split(/\s+/);
+  if (node !== 'node') throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  return args;
 }
 
 const children: Child[] = [];
+const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
 async function main(): Promise<number> {
   const generated = await generate(databaseUrl, (line) => console.log(line));
   const data = await fixtures();
   const answers = await answerFixtures(databaseUrl, queries);
   const { key, accessToken } = await prepareKey(databaseUrl);
+  const many = only === 'mcp' || only === 'search' ? null : await prepareKeys(databaseUrl);
+  const countsBefore = many ? await storedCounts(databaseUrl, many.accountIds) : [];
 
   const serviceEnv = {
     ...process.env,
@@ -99,7 +116,8 @@ async function main(): Promise<number> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
   };
-  const service = await startChild('service', ['src/cli.ts', 'serve'], serviceEnv, '/health');
+  // The service as `npm start` runs it, with the V8 flags of its start script (package.json).
+  const service = await startChild('service', startArgs(), serviceEnv, '/health');
   children.push(service);
   const ceiling = await startChild('ceiling', ['bench/ceiling-server.ts'], { ...process.env, NODE_ENV: 'production' }, '/ceiling');
   children.push(ceiling);
@@ -122,19 +140,29 @@ async function main(): Promise<number> {
   const searchPaths = distinct(queries.map((q) => `/api/v1/matters?q=${encodeURIComponent(q)}`));
   const votesPaths = distinct(data.people.map((p) => `/api/v1/votes?person=${encodeURIComponent(p)}`));
   const targets: Array<{ target: Target; expect: (body: any) => boolean }> = [
-    { target: { name: 'ceiling (bare Fastify JSON)', url: ceiling.url, paths: ['/ceiling'] }, expect: (b) => b?.status === 'ok' },
+    { target: { name: ceilingName, url: ceiling.url, paths: ['/ceiling'] }, expect: (b) => b?.status === 'ok' },
     {
-      target: { name: 'GET /api/v1/matters/{record}', url: service.url, paths: detailPaths, headers: auth },
+      target: { name: detailName, url: service.url, paths: detailPaths, headers: auth },
       expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
     },
     {
       // Next to the key's figures (measured right after them): the same detail route with an OAuth
       // access token, verified like a key (same cache, same coherence).
-      target: { name: 'GET /api/v1/matters/{record} (OAuth token)', url: service.url, paths: detailPaths, headers: { authorization: `Bearer ${accessToken}` } },
+      target: { name: oauthName, url: service.url, paths: detailPaths, headers: { authorization: `Bearer ${accessToken}` } },
       expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
     },
     {
-      target: { name: 'same, without guard', url: unguarded.url, paths: detailPaths },
+      target: { name: unguardedName, url: unguarded.url, paths: detailPaths },
+      expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
+    },
+    {
+      // Many light owners: each request another key (and limits owner), counted exactly in the store.
+      target: {
+        name: manyKeysName,
+        url: service.url,
+        paths: detailPaths,
+        rotate: { headers: (many?.keys ?? []).map((k) => ({ authorization: `Bearer ${k}` })), answered: many?.answered ?? [] },
+      },
       expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
     },
     {
@@ -142,11 +170,11 @@ async function main(): Promise<number> {
       expect: (b) => typeof b?.recordNumber === 'string',
     },
     {
-      target: { name: 'GET /api/v1/matters?q=…', url: service.url, paths: searchPaths, headers: auth },
+      target: { name: searchName, url: service.url, paths: searchPaths, headers: auth },
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
     {
-      target: { name: 'GET /api/v1/votes?person=…', url: service.url, paths: votesPaths, headers: auth },
+      target: { name: votesName, url: service.url, paths: votesPaths, headers: auth },
       expect: (b) => Array.isArray(b?.data) && b.data.length > 0,
     },
     ...answerTargets(service.url, auth, answers),
@@ -158,6 +186,28 @@ async function main(): Promise<number> {
   const refused = await fetch(`${service.url}${detailPaths[0]}`, { signal: AbortSignal.timeout(10_000) });
   if (refused.status !== 401) throw new Error(`the service answered ${refused.status} without a credential; expected 401`);
 
+  /** After the passes: what the store counted for each of the 1,000 owners against what they were answered. */
+  const countCheck = async () => {
+    if (!many) return null;
+    // Light owners are counted exactly, but any block of a busy one goes back after 100 ms idle.
+    await new Promise((r) => setTimeout(r, 500));
+    const cut = 2 * (1 + options.connections);
+    return checkCounts(countsBefore, await storedCounts(databaseUrl, many.accountIds), many.answered, cut);
+  };
+  if (only === 'guard' || only === 'search') {
+    const names = only === 'guard' ? [ceilingName, detailName, unguardedName, manyKeysName] : [ceilingName, searchName, votesName];
+    return measureSubset({
+      name: only,
+      targets: targets.filter((t) => names.includes(t.target.name)),
+      options,
+      check,
+      children,
+      service,
+      generated,
+      aims: (latency, load) => (only === 'guard' ? guardAims(latency, load) : searchAims(latency, load)),
+      after: async () => ({ manyKeysCounts: await countCheck() }),
+    });
+  }
   for (const t of targets) await check(t.target, t.expect);
   await warmPages(service.url, data.records);
   const pass = async (connections: number): Promise<Measurement[]> => {
@@ -173,19 +223,14 @@ async function main(): Promise<number> {
   const load = await pass(options.connections);
   const graphql = await compareWithPostGraphile(service.url, auth, databaseUrl, options);
   const peakRss = service.peakRss();
+  const memory = await service.memory();
 
-  const [ceil, detail, oauthLoaded] = load as [Measurement, Measurement, Measurement];
-  const [, detailAlone, oauthAlone, bareAlone, , searchAlone, , voteAnswerAlone, passageAnswerAlone] = latency as Measurement[] as [
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-    Measurement,
-  ];
+  const alone = (name: string) => byName(latency, name);
+  const loaded = (name: string) => byName(load, name);
+  const [ceil, detail, oauthLoaded] = [loaded(ceilingName), loaded(detailName), loaded(oauthName)];
+  const [detailAlone, oauthAlone, bareAlone] = [alone(detailName), alone(oauthName), alone(unguardedName)];
+  const [voteAnswerAlone, passageAnswerAlone] = answerNames.map(alone) as [Measurement, Measurement];
+  const manyKeysCounts = await countCheck();
   const routes: RouteFigures[] = latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / ceil.rps }));
   if (graphql) {
     routes.push(...[graphql.service, graphql.postgraphile].map((m) => ({ name: m.name, latency: m, load: m, ratio: m.rps / ceil.rps })));
@@ -195,7 +240,6 @@ async function main(): Promise<number> {
     (m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0,
   );
   const authOverheadP50 = detailAlone.p50 - bareAlone.p50;
-  const byName = (list: Measurement[], name: string) => list.find((m) => m.name === name)!;
   const mcpOverheadP50 = byName(latency, mcpDetailName).p50 - detailAlone.p50;
   const mcpLoaded = byName(load, mcpDetailName);
   return report({
@@ -204,7 +248,11 @@ async function main(): Promise<number> {
     mcpOverheadP50,
     aims: {
       detailAtLeastHalfCeiling: detail.rps / ceil.rps >= 0.5,
-      searchP99AtMost50ms: searchAlone.p99 <= 50,
+      searchP99AtMost50ms: alone(searchName).p99 <= 50,
+      ...guardAims(alone, loaded),
+      manyKeysCountedExactly: manyKeysCounts?.exact === true,
+      peakRssAtMost400MiB: peakRss <= 400 * 2 ** 20,
+      ...searchAims(alone, loaded),
       authOverheadAtMost1msP50: authOverheadP50 <= 1,
       extractiveAnswerP50AtMost100ms: voteAnswerAlone.p50 <= 100 && passageAnswerAlone.p50 <= 100,
       ...mcpAims(mcpOverheadP50, mcpLoaded.rps / detail.rps),
@@ -225,6 +273,12 @@ async function main(): Promise<number> {
       records: data.records.length,
       people: data.people.length,
       answerQuestions: answers.votes.length + answers.passages.length,
+      serviceMemory: memory,
+      serviceStart: startArgs().slice(0, -2).join(' '),
+      manyKeys: KEY_COUNT,
+      manyKeysCounts,
+      guardedShareOfUnguarded: round3(detail.rps / loaded(unguardedName).rps),
+      manyKeysShareOfUnguarded: round3(loaded(manyKeysName).rps / loaded(unguardedName).rps),
     },
     machine: {
       cpus: cpus().length,

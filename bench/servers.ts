@@ -25,6 +25,11 @@ export interface Child {
   peakRss(): number;
   alive(): boolean;
   stop(): Promise<void>;
+  /**
+   * The service's own breakdown of its memory (SIGUSR2, src/kernel/memory-report.ts), read from its
+   * log; null when it printed none within two seconds.
+   */
+  memory(): Promise<Record<string, number> | null>;
 }
 
 /** Last lines a child wrote, shown when it fails to start or dies during a run. */
@@ -32,7 +37,8 @@ function tail(chunks: string[]): string {
   return chunks.join('').split('\n').slice(-20).join('\n');
 }
 
-export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, timeoutMs = 60_000): Promise<Child> {
+// Start-up compiles the TypeScript sources: on a shared machine under load that takes a while.
+export async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string, timeoutMs = 180_000): Promise<Child> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...env, PORT: String(port), HOST },
@@ -85,5 +91,24 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
       clearTimeout(killed);
     },
     alive: () => exited === null,
+    async memory() {
+      const seen = output.length;
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 40; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        for (const line of output
+          .slice(Math.max(0, seen - 1))
+          .join('')
+          .split('\n')) {
+          if (!line.includes('"msg":"memory"')) continue;
+          try {
+            return (JSON.parse(line) as { memory: Record<string, number> }).memory;
+          } catch {
+            // A line cut between chunks: wait for the rest.
+          }
+        }
+      }
+      return null;
+    },
   };
 }

@@ -6,6 +6,8 @@ import { startAdminSocket } from './admin-socket.ts';
 import { inBackground } from './kernel/db-budget.ts';
 import { lockIds, withStartupLock } from './kernel/locks.ts';
 import { startWorkers } from './workers.ts';
+import { reportMemoryOnSignal } from './kernel/memory-report.ts';
+import { responseCacheFor } from './surfaces/http/response-cache.ts';
 
 export async function startServer(config: Config): Promise<{ close(): Promise<void>; url: string; ctx: AppContext }> {
   const ctx = await createContext(config);
@@ -27,6 +29,8 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
     throw err;
   });
   const url = await app.listen({ port: config.port, host: config.host });
+  // SIGUSR2: where the memory goes (kernel/memory-report.ts), the kept answers included.
+  const stopMemoryReport = reportMemoryOnSignal(ctx.log, () => ({ keptAnswersBytes: responseCacheFor(ctx.caches.publicData).bytes() }));
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -36,6 +40,7 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
       // ctx.close() gives running jobs their grace period (JOBS_STOP_GRACE_SECONDS).
       ctx.lifecycle.draining = true;
       if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+      stopMemoryReport();
       await admin?.close();
       await app.close();
       await ctx.close();

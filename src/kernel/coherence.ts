@@ -115,6 +115,11 @@ export class CoherentMap<V> {
     this.#total -= entry.size;
   }
 
+  /** What the kept values count against the bound (their sizes added up). */
+  get size(): number {
+    return this.#total;
+  }
+
   /** Whether a usable value is kept under `key` (without making it the most recent). */
   has(key: string): boolean {
     return this.#entry(key) !== undefined;

@@ -4,8 +4,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 import { checkCursorKeys } from './keyset.ts';
-import { RANKED_CANDIDATES, recordNumberPattern } from './repo-matters.ts';
-import { isoTs, rank, recordEquals, tsQuery } from './repo-sql.ts';
+import { candidateRank, recentMatches } from './repo-matters.ts';
+import { isoTs, rank, tsQuery } from './repo-sql.ts';
 import type { Db } from './repo-sql.ts';
 import { publicPersonKinds } from './schema-people.ts';
 import type { searchTypes } from './schema-search.ts';
@@ -23,18 +23,17 @@ export interface SearchRow {
   updatedAt: string;
 }
 
-function branch(type: SearchType, q: string, since: string | undefined): RawBuilder<unknown> {
+function branch(db: Db, type: SearchType, q: string, since: string | undefined): RawBuilder<unknown> {
   const tsq = tsQuery(q);
   const changed = (alias: string) => (since === undefined ? sql`` : sql` and ${sql.ref(`${alias}.updated_at`)} >= ${new Date(since)}`);
   switch (type) {
     case 'matter': {
-      // Same rules as the matters list: a record number is an exact lookup; words rank the most
-      // recent RANKED_CANDIDATES matches.
-      const exact = recordNumberPattern.test(q.trim()) ? recordEquals('m.record_number', q.trim()) : undefined;
+      // The matters list's own plan (repo-matters.ts): the most recent RANKED_CANDIDATES matches
+      // (a record number: its exact match), then ranked.
+      const candidates = recentMatches(db, { q, updatedSince: since });
       return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
-        '/matters/' || m.record_number as path, ${rank('m.search', q, exact)} as rank, ${isoTs('m.updated_at')} as "updatedAt"
-        from (select * from matters m where ${exact ?? sql`m.search @@ ${tsq}`}${changed('m')}
-          order by m.introduction_date desc nulls last, m.id limit ${RANKED_CANDIDATES}) m`;
+        '/matters/' || m.record_number as path, ${candidateRank(q, 'm')} as rank, ${isoTs('m.updated_at')} as "updatedAt"
+        from ${candidates} m`;
     }
     case 'person':
       return sql`select 'person' as type, p.id, p.name as title,
@@ -76,7 +75,8 @@ export async function search(
   if (cursor) checkCursorKeys(relevanceKeys, cursor);
   const n = input.limit + 1;
   const parts = input.types.map(
-    (type) => sql`(select * from (${branch(type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
+    (type) =>
+      sql`(select * from (${branch(db, type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
   );
   const rows = await sql<SearchRow>`select * from (${sql.join(parts, sql` union all `)}) u order by u.rank desc, u.type, u.id limit ${n}`.execute(db);
   return toPage(

@@ -62,6 +62,8 @@ export interface ResponseCache {
    * keyed changes it depends on (`request.cacheDepends`, filled by the reads that make it).
    */
   begin(request: FastifyRequest, representation: Representation, headers?: readonly string[]): void;
+  /** Bytes the kept answers count against MAX_BYTES now. */
+  bytes(): number;
   /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
@@ -106,6 +108,7 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
   }
 
   return {
+    bytes: () => answers.size,
     send(request, reply, representation) {
       if (request.method !== 'GET') return false;
       const key = keyOf(representation, request.url);

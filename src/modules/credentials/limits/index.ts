@@ -42,7 +42,9 @@ export interface LimitsOptions {
 
 export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Limits {
   const redisUrl = options.redisUrl === undefined ? deps.config.redisUrl : options.redisUrl;
-  const store: CounterStore = redisUrl ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:') : createPgStore(deps.db, deps.log);
+  const store: CounterStore = redisUrl
+    ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:')
+    : createPgStore(deps.db, deps.log, deps.config.requestDbBudgetMs);
   const blocks = createBlocks(store, deps.clock, deps.log);
 
   return {
