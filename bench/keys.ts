@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
-import { operator } from '../src/modules/accounts/index.ts';
+import { operator } from '../src/kernel/actor.ts';
 
 export const KEY_COUNT = 1000;
 const HIGH_LIMIT = 1_000_000_000;
