@@ -14,7 +14,7 @@ import { publicRoutes } from '../src/surfaces/v1/public-routes.ts';
 const ctx = await createContext(loadConfig(), { migrate: false });
 const def = publicRoutes.find((r) => r.method === 'GET' && r.path === '/matters/:record');
 if (!def) throw new Error('the v1 route GET /matters/:record does not exist');
-const op = ctx.operations.get(def.operation);
+const op = ctx.performer.get(def.operation);
 const parts = routeParts(def, op);
 
 // The same Fastify instance as buildApp (src/app.ts), so only the guard differs.

@@ -6,7 +6,7 @@ import { alertsOperations } from './modules/alerts/operations.ts';
 import { answersOperations } from './modules/answers/operations.ts';
 import { bulkOperations } from './modules/bulk/operations.ts';
 import { credentialsOperations } from './modules/credentials/operations.ts';
-import { eventsOperations } from './modules/events/operations.ts';
+import { securityLogOperations } from './modules/security-log/operations.ts';
 import { oauthOperations } from './modules/credentials/oauth/operations.ts';
 import { publicDataOperations } from './modules/public-data/operations.ts';
 import { publicDataBatchOperations } from './modules/public-data/operations-batch.ts';
@@ -22,7 +22,7 @@ type Definitions = typeof publicDataOperations &
   typeof answersOperations &
   typeof alertsOperations &
   typeof bulkOperations &
-  typeof eventsOperations &
+  typeof securityLogOperations &
   typeof oauthOperations &
   typeof accountsOperations &
   typeof webhooksOperations;
@@ -41,7 +41,7 @@ export function createCatalogue(services: Services): Operation[] {
     ...bindOperations(services.answers, answersOperations),
     ...bindOperations(services.alerts, alertsOperations),
     ...bindOperations(services.bulk, bulkOperations),
-    ...bindOperations(services.events, eventsOperations),
+    ...bindOperations(services.securityLog, securityLogOperations),
     ...bindOperations(services.oauth, oauthOperations),
     ...bindOperations(services.accounts, accountsOperations),
     ...bindOperations(services.webhooks, webhooksOperations),

@@ -23,7 +23,7 @@ export interface AppContext extends ModuleDeps {
   jobs: Jobs;
   services: Services;
   /** Every operation, performed through the same gates by every surface (kernel/perform.ts). */
-  operations: Performer<OperationId>;
+  performer: Performer<OperationId>;
   /** Where the running service is in its life: `/ready` reads it (server.ts sets it). */
   lifecycle: { serving: boolean; draining: boolean };
   close(): Promise<void>;
@@ -82,7 +82,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     caches,
     jobs,
     services,
-    operations: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits, deps.clock),
+    performer: createPerformer<OperationId>(createCatalogue(services), services.credentials.limits, deps.clock),
     lifecycle: { serving: false, draining: false },
     async close() {
       // First, while the database is still there for the jobs given their grace period.

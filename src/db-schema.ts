@@ -7,7 +7,7 @@ import type { AgentTaskTables } from './modules/agent-tasks/tables.ts';
 import type { AlertTables } from './modules/alerts/tables.ts';
 import type { OAuthTables } from './modules/credentials/oauth/tables.ts';
 import type { CredentialTables } from './modules/credentials/tables.ts';
-import type { EventTables } from './modules/events/tables.ts';
+import type { SecurityLogTables } from './modules/security-log/tables.ts';
 import type { IdempotencyTables } from './modules/idempotency/tables.ts';
 import type { PublicDataTables } from './modules/public-data/tables.ts';
 import type { SessionTables } from './modules/sessions/tables.ts';
@@ -24,7 +24,7 @@ declare module './kernel/deps.ts' {
       TeamDataTables,
       OAuthTables,
       WebhookTables,
-      EventTables,
+      SecurityLogTables,
       AlertTables,
       AgentTaskTables {}
 }

@@ -19,7 +19,7 @@ import { createLive, type Live } from './modules/live/index.ts';
 import { createOAuth, type OAuth } from './modules/credentials/oauth/index.ts';
 import { createSessions, type Sessions } from './modules/sessions/index.ts';
 import { createTeamData, type TeamData } from './modules/team-data/index.ts';
-import { createEvents, type Events } from './modules/events/index.ts';
+import { createSecurityLog, type SecurityLog } from './modules/security-log/index.ts';
 import { createWebhooks, type Webhooks } from './modules/webhooks/index.ts';
 
 export interface Services {
@@ -39,8 +39,8 @@ export interface Services {
   answers: Answers;
   /** An account's webhook endpoints and signed deliveries of its events. */
   webhooks: Webhooks;
-  /** Credential events: the security log and webhooks (modules/events). */
-  events: Events;
+  /** Credential events: the security log and webhooks (modules/security-log). */
+  securityLog: SecurityLog;
   /** Alerts on follows: subscriptions, change detection after ingests, email and webhook deliveries. */
   alerts: Alerts;
   /** The A2A agent's tasks, kept per owner. */
@@ -55,8 +55,8 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   const mailer = createMailer(deps.config, deps.log);
   const sessions = createSessions(deps, { accounts, mailer });
   const webhooks = createWebhooks(deps, { jobs });
-  const events = createEvents(deps, webhooks);
-  const credentials = createCredentials(deps, { accounts, sessions, database, caches, events, mailer });
+  const securityLog = createSecurityLog(deps, webhooks);
+  const credentials = createCredentials(deps, { accounts, sessions, database, caches, securityLog, mailer });
   // Alerts are told when an ingest finishes (they queue a look at the watched follows).
   let alerts: Alerts | undefined;
   const ingest = createIngest(deps, { finished: async (report) => alerts?.ingested(report) });
@@ -70,12 +70,12 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     ingestSchedule,
     accounts,
     credentials,
-    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, events, jobs }),
+    oauth: createOAuth(deps, { accounts, keys: credentials.keys, settlePower: caches.settlePower, securityLog, jobs }),
     idempotency: createIdempotency(deps),
     mailer,
     sessions,
     teamData: createTeamData(deps, {
-      events: live.bus,
+      changes: live.bus,
       accountName: async (id) =>
         accounts.get(id).then(
           (a) => a.name ?? a.email,
@@ -85,7 +85,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
     live,
     answers: createAnswers(deps, { retrieval: createRetrieval(deps) }),
     webhooks,
-    events,
+    securityLog,
     alerts,
     agentTasks: createAgentTasks(deps, { jobs }),
     bulk: createBulk(deps, { jobs }),

@@ -6,7 +6,7 @@ import { features, roles } from '../kernel/actor.ts';
 import { canonicalIpRange } from '../kernel/ip.ts';
 import { parseIsoTimestamp } from '../kernel/iso-time.ts';
 import { parseMailbox } from '../kernel/mailbox.ts';
-import { isScope } from '../kernel/operations.ts';
+import { isScope } from '../kernel/access.ts';
 
 export class UsageError extends Error {}
 

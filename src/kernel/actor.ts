@@ -1,5 +1,5 @@
 // Who is calling, built from the database on every request (modules/credentials/verify.ts).
-import { allScopes, type Scope } from './operations.ts';
+import { allScopes, type Scope } from './access.ts';
 
 export type Role = 'owner' | 'admin' | 'member';
 export type Feature = 'team_data' | 'advocacy' | 'analytics' | 'people' | 'offices';

@@ -6,7 +6,7 @@
 // entry through kernel/perform.ts, so none can drift from another.
 import type { Static, TObject, TSchema } from 'typebox';
 import type { Actor } from './actor.ts';
-import type { Access, LimitClass } from './operations.ts';
+import type { Access, LimitClass } from './access.ts';
 
 /** The surface an operation is performed through (some operations record it, e.g. stance history). */
 export type SurfaceName = 'v1' | 'v2' | 'dashboard' | 'web' | 'graphql' | 'mcp' | 'a2a';

@@ -1,6 +1,6 @@
 // Performing an operation: the gates every surface passes through, knowing nothing of HTTP
 // (house style, "Three gates"). The credential has already made the Actor (gate 1,
-// modules/credentials/verify.ts); here the access check (gate 2, kernel/operations.ts) runs
+// modules/credentials/verify.ts); here the access check (gate 2, kernel/access.ts) runs
 // exactly once, the request is counted against the caller's limits, the input is checked against
 // the operation's schema and the module's service runs (it applies gate 3, its object policy).
 //
@@ -17,7 +17,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { noteCaller } from './db-budget.ts';
 import { AppError } from './errors.ts';
 import type { LimitState } from './limit-state.ts';
-import { accessRefusal, type LimitClass } from './operations.ts';
+import { accessRefusal, type LimitClass } from './access.ts';
 import { validate } from './schema.ts';
 
 export interface Limiter {

@@ -5,7 +5,7 @@
 import type { TestContext } from '../helpers/context.ts';
 import { tableChecksums } from '../helpers/table-checksums.ts';
 import { operator } from '../../src/kernel/actor.ts';
-import { allScopes } from '../../src/kernel/operations.ts';
+import { allScopes } from '../../src/kernel/access.ts';
 import { makeTeam, personalKey, startWorld } from '../surfaces/v2/team-helpers.ts';
 import { type FuzzRequest, generate, routesFromTree, type Target } from './generate.ts';
 

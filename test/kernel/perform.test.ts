@@ -12,7 +12,7 @@ import { bindOperations } from '../../src/kernel/catalogue.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import { AppError } from '../../src/kernel/errors.ts';
 import type { LimitState } from '../../src/kernel/limit-state.ts';
-import type { LimitClass, Scope } from '../../src/kernel/operations.ts';
+import type { LimitClass, Scope } from '../../src/kernel/access.ts';
 import { createPerformer, type Limiter } from '../../src/kernel/perform.ts';
 import { answersOperations } from '../../src/modules/answers/operations.ts';
 import { credentialsOperations } from '../../src/modules/credentials/operations.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildSchema } from 'graphql';
 import { ManualClock } from '../../src/kernel/clock.ts';
-import type { Scope } from '../../src/kernel/operations.ts';
+import type { Scope } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
 import { asAccount } from '../../src/modules/accounts/index.ts';
 import { errorCatalogue } from '../../src/kernel/errors.ts';
@@ -67,7 +67,7 @@ test('every top-level field of the graph has its cases', () => {
 });
 
 for (const b of graphqlBindings) {
-  const scope = t.ctx.operations.get(b.operationId).access.scopes[0]!;
+  const scope = t.ctx.performer.get(b.operationId).access.scopes[0]!;
   describe(`graphql ${b.field}`, () => {
     let k: Awaited<ReturnType<typeof keys>>;
     before(async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { createFastify, MAX_BODY_BYTES, mountSurfaces } from '../../src/app.ts';
-import { allScopes } from '../../src/kernel/operations.ts';
+import { allScopes } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext } from '../helpers/context.ts';
 

@@ -5,7 +5,7 @@
 import type { AppContext } from '../../src/context.ts';
 import { type Feature, features } from '../../src/kernel/actor.ts';
 import type { ManualClock } from '../../src/kernel/clock.ts';
-import type { Access, Scope } from '../../src/kernel/operations.ts';
+import type { Access, Scope } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
 import { asAccount } from '../../src/modules/accounts/index.ts';
 import { keyKindFor, otherScopes } from './route-table.ts';

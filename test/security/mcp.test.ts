@@ -20,7 +20,7 @@ const t = await startTestContext({ clock });
 after(async () => {
   await t.close();
 });
-const tools = createToolbox(t.ctx.operations.all()).all;
+const tools = createToolbox(t.ctx.performer.all()).all;
 const keysOf = securityKeys(t.ctx, clock, 'mcp-matrix');
 const v2Routes = new Map(
   routeTable(t.ctx)
@@ -56,7 +56,7 @@ function argumentsOf(operationId: string, params: Record<string, string>, body: 
 test('every operation of the catalogue but the batch loaders is a tool', () => {
   assert.deepEqual(
     tools.map((tool) => tool.operation.id),
-    t.ctx.operations
+    t.ctx.performer
       .all()
       .filter((op) => !op.tags.includes('batch'))
       .map((op) => op.id),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { features } from '../../src/kernel/actor.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
-import type { Scope } from '../../src/kernel/operations.ts';
+import type { Scope } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { mintOAuthTokens } from '../helpers/oauth.ts';

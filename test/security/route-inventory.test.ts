@@ -5,7 +5,7 @@
 // other-team case.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { scopeCatalogue } from '../../src/kernel/operations.ts';
+import { scopeCatalogue } from '../../src/kernel/access.ts';
 import { dashboardOperations } from '../../src/surfaces/dashboard/viewer.ts';
 import { graphqlOperations } from '../../src/surfaces/graphql/resolvers.ts';
 import { buildOpenApi } from '../../src/surfaces/http/openapi.ts';
@@ -25,7 +25,7 @@ after(async () => {
   await t.close();
 });
 const rows = routeTable(t.ctx);
-const catalogue = t.ctx.operations.all();
+const catalogue = t.ctx.performer.all();
 const plain = (schema: unknown): any => JSON.parse(JSON.stringify(schema ?? null));
 
 /** Every binding of every surface: operation id → where it is bound. */
@@ -116,7 +116,7 @@ test('the descriptions hold every route; v2 lists each operation with its x-scop
     const doc: any =
       surface === 'v2'
         ? v2OpenApi(t.ctx, defs)
-        : buildOpenApi(t.ctx.operations.get, defs, { title: 'v1', version: '1', serverUrl: 'http://council.test/api/v1', withScopes: false });
+        : buildOpenApi(t.ctx.performer.get, defs, { title: 'v1', version: '1', serverUrl: 'http://council.test/api/v1', withScopes: false });
     for (const row of rows.filter((r) => r.surface === surface)) {
       const op = doc.paths[row.def.path.replace(/:(\w+)/g, '{$1}')]?.[row.def.method.toLowerCase()];
       assert.ok(op?.operationId, `${row.name}: not in the ${surface} description`);

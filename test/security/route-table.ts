@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OperationId } from '../../src/catalogue.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Operation } from '../../src/kernel/catalogue.ts';
-import { type Access, type LimitClass, type Scope, scopeCatalogue } from '../../src/kernel/operations.ts';
+import { type Access, type LimitClass, type Scope, scopeCatalogue } from '../../src/kernel/access.ts';
 import { type RouteDef, type RouteParts, routeParts } from '../../src/surfaces/http/route.ts';
 import { v1Routes } from '../../src/surfaces/v1/index.ts';
 import { v2Routes } from '../../src/surfaces/v2/index.ts';
@@ -43,7 +43,7 @@ export function routeTable(ctx: AppContext): RouteRow[] {
   ];
   return surfaces.flatMap(([surface, prefix, defs]) =>
     defs.map((def) => {
-      const operation = ctx.operations.get(def.operation);
+      const operation = ctx.performer.get(def.operation);
       return {
         surface,
         prefix,

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../src/context.ts';
 import type { OperationId } from '../../src/catalogue.ts';
-import type { Scope } from '../../src/kernel/operations.ts';
+import type { Scope } from '../../src/kernel/access.ts';
 import type { OtherTeamCase } from './route-table.ts';
 
 const RECORD = 'O2031-0000001';

@@ -5,7 +5,7 @@
 // (leave), a team keeps an owner. v2 routes, the members page and the agent surfaces bind these.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import type { Access } from '../../kernel/operations.ts';
+import type { Access } from '../../kernel/access.ts';
 import { Deleted } from '../../kernel/schema.ts';
 import type { Accounts } from './index.ts';
 import { TeamMember, TeamMembers } from './schema.ts';

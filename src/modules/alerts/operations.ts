@@ -5,7 +5,7 @@
 // team follows — so any member with `team.follows.read` may set their own alerts, where changing
 // the team's follows needs `team.follows.write` (owners and admins).
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import { Deleted } from '../../kernel/schema.ts';
 import type { Alerts } from './index.ts';
 import { AlertSettings, AlertSettingsInput, ByFollow } from './schema.ts';

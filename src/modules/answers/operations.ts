@@ -1,7 +1,7 @@
 // The answers operation: what POST /api/v1/answers and /api/v2/answers, the GraphQL field
 // `answer(question)`, the MCP tool `answer_question` and the A2A agent all perform.
 import { operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import { Answer, AnswerInput } from './schema.ts';
 import type { Answers } from './service.ts';
 

@@ -3,7 +3,7 @@
 // CLI's `bulk`) and the nightly job's, not an operation anyone may call.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import type { Bulk } from './index.ts';
 import { BulkManifest } from './schema.ts';
 

@@ -2,7 +2,7 @@
 // protected resource metadata (RFC 9728 §5.1) and naming the scope a client should ask for.
 // Built here once so verify, the HTTP guard and every surface (v1, v2, MCP, A2A) agree.
 import { AppError } from '../../kernel/errors.ts';
-import { legacyScopes } from '../../kernel/operations.ts';
+import { legacyScopes } from '../../kernel/access.ts';
 
 export type Surface = 'api' | 'mcp' | 'a2a';
 

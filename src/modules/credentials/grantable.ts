@@ -4,7 +4,7 @@
 // only the scope grammar; the domain's exceptions (writes for owners and admins, a scope that needs
 // a team feature, settings out of reach of registration keys) are spelled here, once.
 import type { Feature, Role } from '../../kernel/actor.ts';
-import { allScopes, legacyScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
+import { allScopes, legacyScopes, type Scope, scopeFitsKeyKind } from '../../kernel/access.ts';
 
 /** The kinds of credential: a key's kind, an OAuth grant, a website session. */
 export type GrantKind = 'scoped' | 'registration' | 'legacy' | 'oauth' | 'session';

@@ -6,7 +6,7 @@ import type { Actor } from '../../kernel/actor.ts';
 import type { Coherence } from '../../kernel/coherence.ts';
 import type { Database } from '../../kernel/db.ts';
 import type { Accounts } from '../accounts/index.ts';
-import type { Events } from '../events/index.ts';
+import type { SecurityLog } from '../security-log/index.ts';
 import type { Mailer } from '../../kernel/mail.ts';
 import { type AgentRegistration, createAgentRegistration } from './agent-registration/service.ts';
 import { type ApiKeys, createApiKeys, keyCredential } from './api-keys/service.ts';
@@ -37,19 +37,19 @@ export function createCredentials(
     sessions: Sessions;
     database: Database<DB>;
     caches: Pick<Coherence, 'power' | 'settlePower'>;
-    events: Pick<Events, 'credential'>;
+    securityLog: Pick<SecurityLog, 'credential'>;
     mailer: Mailer;
   },
 ): Credentials {
-  const { events } = others;
-  const keys = createApiKeys(deps, others.accounts, others.caches.settlePower, (event) => events.credential(event));
+  const { securityLog } = others;
+  const keys = createApiKeys(deps, others.accounts, others.caches.settlePower, (event) => securityLog.credential(event));
   // A creator leaving a team loses their team keys in the same transaction (spec "Rules" 2), and
   // each revocation is an event committed with it.
   others.accounts.onMembershipEnded(async (trx, ended) => {
     const reason = 'its creator left the team';
     const revoked = await keysRepo.revokeTeamKeysOf(trx, ended.teamId, ended.accountId, deps.clock.now(), reason);
     for (const row of revoked) {
-      await events.credential(
+      await securityLog.credential(
         { type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: 'membership_ended', reason },
         { within: trx },
       );

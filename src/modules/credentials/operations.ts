@@ -2,7 +2,7 @@
 // API keys (api-keys/operations.ts).
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import type { Credentials } from './index.ts';
 import { describeActor, MeSchema } from './me.ts';
 import { keyOperationDefs } from './api-keys/operations.ts';

@@ -3,7 +3,7 @@
 // next request. The dashboard pages, the account pages and v2 all get their caller from here.
 import type { Actor, Feature, Role } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/operations.ts';
+import { allScopes, type Scope, scopeFitsKeyKind } from '../../kernel/access.ts';
 import type { Accounts } from '../accounts/index.ts';
 import type { Sessions } from '../sessions/index.ts';
 import { grantableScopes, withheldScopes } from './grantable.ts';

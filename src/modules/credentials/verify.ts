@@ -13,7 +13,7 @@ import type { Actor, Feature } from '../../kernel/actor.ts';
 import { type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { isInRanges } from '../../kernel/ip.ts';
-import { isScope, legacyScopes, type Scope } from '../../kernel/operations.ts';
+import { isScope, legacyScopes, type Scope } from '../../kernel/access.ts';
 import { effectiveLimits } from '../accounts/index.ts';
 import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, touchGrant } from './oauth/index.ts';
 import * as keys from './api-keys/repo.ts';

@@ -1,15 +1,15 @@
-// The TeamEventBus: how team events reach every instance. PostgreSQL NOTIFY on `team_events` by
+// The LiveBus: how team events reach every instance. PostgreSQL NOTIFY on `team_events` by
 // default (every instance shares the database); Redis pub/sub when REDIS_URL is set. team-data
-// publishes through it (it satisfies team-data's TeamEvents); the live hub subscribes once.
+// publishes through it (it satisfies team-data's TeamChanges); the live hub subscribes once.
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { DB } from '../../db-schema.ts';
 import type { Database } from '../../kernel/db.ts';
 import { failFastRedis } from '../../kernel/redis.ts';
-import { TEAM_EVENTS_CHANNEL } from '../team-data/index.ts';
+import { TEAM_CHANGES_CHANNEL } from '../team-data/index.ts';
 import type { LiveEvent } from './events.ts';
 
-export interface TeamEventBus {
+export interface LiveBus {
   readonly kind: 'postgres' | 'redis';
   publish(event: LiveEvent): Promise<void>;
   /** Every payload published by any instance, as text; resolves once subscribed. */
@@ -17,20 +17,20 @@ export interface TeamEventBus {
   close(): Promise<void>;
 }
 
-export function pgEventBus(database: Database<DB>): TeamEventBus {
+export function pgLiveBus(database: Database<DB>): LiveBus {
   return {
     kind: 'postgres',
     async publish(event) {
-      await sql`select pg_notify(${TEAM_EVENTS_CHANNEL}, ${JSON.stringify(event)})`.execute(database.db);
+      await sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${JSON.stringify(event)})`.execute(database.db);
     },
-    subscribe: (onPayload) => database.listen(TEAM_EVENTS_CHANNEL, onPayload),
+    subscribe: (onPayload) => database.listen(TEAM_CHANGES_CHANNEL, onPayload),
     // The LISTEN connection belongs to the database and ends with it.
     async close() {},
   };
 }
 
 /** Redis pub/sub on one channel; a subscribed connection can do nothing else, hence two. */
-export function redisEventBus(url: string, channel = `council:${TEAM_EVENTS_CHANNEL}`): TeamEventBus {
+export function redisLiveBus(url: string, channel = `council:${TEAM_CHANGES_CHANNEL}`): LiveBus {
   // Fail fast when Redis is away: a write has already committed; its event is logged as lost.
   const { redis: publisher, connected } = failFastRedis(url);
   let subscriber: Redis | null = null;

@@ -1,6 +1,6 @@
-// What travels on the live channel: team-data's TeamEvent after every committed team write, and a
+// What travels on the live channel: team-data's TeamChange after every committed team write, and a
 // membership event when someone leaves a team or is removed (their open streams end at once).
-import type { TeamEvent } from '../team-data/index.ts';
+import type { TeamChange } from '../team-data/index.ts';
 
 export interface MembershipEvent {
   teamId: string;
@@ -11,7 +11,7 @@ export interface MembershipEvent {
   at: string;
 }
 
-export type LiveEvent = TeamEvent | MembershipEvent;
+export type LiveEvent = TeamChange | MembershipEvent;
 
 const kinds = new Set(['follow', 'note', 'position', 'stance', 'targets', 'dashboard', 'membership']);
 const actions = new Set(['created', 'updated', 'deleted']);

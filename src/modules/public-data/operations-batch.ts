@@ -4,7 +4,7 @@
 // per level, never one per record. Each answers `{ data }` in the order of `ids`.
 import { type TSchema, Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import { pageParams } from '../../kernel/schema.ts';
 import type { PublicData } from './index.ts';
 import * as s from './schema.ts';

@@ -3,7 +3,7 @@
 // alone (no caller, no clock), so each is `cached`: an answer is kept until the record changes.
 import { type TObject, type TSchema, Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import type { PublicData } from './index.ts';
 import * as s from './schema.ts';
 

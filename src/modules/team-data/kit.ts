@@ -7,7 +7,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { afterCommit } from '../../kernel/db-budget.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Analytics, Directory } from '../public-data/index.ts';
-import type { TeamEvent, TeamEvents } from './events.ts';
+import type { TeamChange, TeamChanges } from './changes.ts';
 import type { Db } from './repo.ts';
 
 export interface Kit {
@@ -16,7 +16,7 @@ export interface Kit {
   directory: Directory;
   /** Aggregates over the public record (charts, scorecard). */
   analytics: Analytics;
-  emit(event: Omit<TeamEvent, 'at'>): Promise<void>;
+  emit(event: Omit<TeamChange, 'at'>): Promise<void>;
   newId(prefix: string): string;
   /** A team member's name (or email) for the notes they wrote; null for an account that is gone. */
   accountName(accountId: string): Promise<string | null>;
@@ -27,7 +27,7 @@ export interface Kit {
 export function createKit(
   deps: Pick<ModuleDeps, 'db' | 'clock'> & { log: FastifyBaseLogger },
   directory: Directory,
-  events: TeamEvents,
+  changes: TeamChanges,
   analytics: Analytics,
   accountName: Kit['accountName'],
 ): Kit {
@@ -42,7 +42,7 @@ export function createKit(
       // In a request's unit of work the write commits with the unit: its news waits for that.
       await afterCommit(async () => {
         try {
-          await events.publish({ ...event, at });
+          await changes.publish({ ...event, at });
         } catch (err) {
           deps.log.warn({ err, event }, 'team event not published');
         }

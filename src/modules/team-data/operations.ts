@@ -4,7 +4,7 @@
 // dashboard pages and the agent surfaces bind these entries.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import { Deleted } from '../../kernel/schema.ts';
 import type { TeamData } from './index.ts';
 import * as s from './schema.ts';

@@ -4,7 +4,7 @@
 // agent surfaces bind these entries.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { access } from '../../kernel/operations.ts';
+import { access } from '../../kernel/access.ts';
 import { Deleted, Nullable } from '../../kernel/schema.ts';
 import type { Webhooks } from './index.ts';
 import { RECENT } from './service.ts';

@@ -6,7 +6,7 @@
 // own compatibility layer does; a v1.0 client gets the v1.0 card.
 import { AgentCard } from '@a2a-js/sdk';
 import type { Config } from '../../kernel/config.ts';
-import { scopeCatalogue } from '../../kernel/operations.ts';
+import { scopeCatalogue } from '../../kernel/access.ts';
 
 const description =
   "Answers questions about the Chicago City Council's public record — legislation, roll calls and votes, meetings, alderpersons, " +

@@ -36,7 +36,7 @@ function status(taskId: string, contextId: string, state: TaskState, message?: M
   return AgentEvent.statusUpdate({ taskId, contextId, status: { state, timestamp: now(), message }, metadata: undefined });
 }
 
-export function answerExecutor(operations: Pick<Performer, 'execute'>): AgentExecutor {
+export function answerExecutor(performer: Pick<Performer, 'execute'>): AgentExecutor {
   // Tasks being answered here (id → context id), and those cancelled meanwhile: whatever their
   // answer turns out to be is not published.
   const running = new Map<string, string>();
@@ -60,7 +60,7 @@ export function answerExecutor(operations: Pick<Performer, 'execute'>): AgentExe
     try {
       const admission = requestContext.context.state.get(ADMISSION) as Admission | undefined;
       if (!admission) throw new AppError('internal', 'The question was not admitted.');
-      const answer = (await operations.execute(admission, { question: questionOf(userMessage) })) as AnswerOut;
+      const answer = (await performer.execute(admission, { question: questionOf(userMessage) })) as AnswerOut;
       if (cancelled.has(taskId)) return;
       const parts = [
         Part.fromJSON({ text: answer.answer, mediaType: 'text/plain' }),

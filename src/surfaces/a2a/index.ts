@@ -19,9 +19,9 @@ import { AGENT_OPERATION, ownerOf, rpcHandler } from './rpc.ts';
 
 export function a2aSurface(ctx: AppContext) {
   return async function a2a(app: FastifyInstance): Promise<void> {
-    const { card, v1, v03 } = agentCard(ctx.config, ctx.operations.get(AGENT_OPERATION).access.scopes);
+    const { card, v1, v03 } = agentCard(ctx.config, ctx.performer.get(AGENT_OPERATION).access.scopes);
     const store = ctx.services.agentTasks.store(ownerOf);
-    const handler = new DefaultRequestHandler(card, store, answerExecutor(ctx.operations), new DefaultExecutionEventBusManager(ownerOf));
+    const handler = new DefaultRequestHandler(card, store, answerExecutor(ctx.performer), new DefaultExecutionEventBusManager(ownerOf));
 
     // A client that announces A2A-Version 1.x gets the v1.0 card; one that announces none (v0.3)
     // the v0.3 card, as the SDK's own card handler decides.

@@ -1,7 +1,7 @@
 // Acting where one reads. A public record page is one cached answer for everyone; what the
 // signed-in person may do there comes from here, never from the page:
 //   GET /act/{type}/{ref}/abilities  JSON, `Cache-Control: no-store`: for the person and each of
-//        their teams, what they may do with this record (ctx.operations.mayPerform on the actor a v2
+//        their teams, what they may do with this record (ctx.performer.mayPerform on the actor a v2
 //        request with the session gets) and where things stand (their follow, the team's stance,
 //        the bill's target list). /assets/act.js renders forms from it; the forms call v2 with the
 //        session and its CSRF token, so they perform the very operations v2 binds.
@@ -26,7 +26,7 @@ export function recordViewHref(teamId: string, record: Pick<PublicRecord, 'type'
 
 async function personalAbilities(ctx: AppContext, actor: Actor, record: PublicRecord) {
   const perform = performer(ctx, actor);
-  const mayFollow = record.followType !== null && ctx.operations.mayPerform(actor, 'me.follows.create');
+  const mayFollow = record.followType !== null && ctx.performer.mayPerform(actor, 'me.follows.create');
   const follows = mayFollow ? await all((cursor) => perform('me.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) })) : [];
   return { may: { follow: mayFollow }, follow: followOf(follows, record) };
 }
@@ -34,21 +34,21 @@ async function personalAbilities(ctx: AppContext, actor: Actor, record: PublicRe
 async function teamAbilities(ctx: AppContext, actor: TeamActor, record: PublicRecord) {
   const perform = performer(ctx, actor);
   const may = {
-    follow: record.followType !== null && ctx.operations.mayPerform(actor, 'team.follows.create'),
-    stance: record.type === 'matter' && ctx.operations.mayPerform(actor, 'team.stance.set'),
-    note: ctx.operations.mayPerform(actor, 'team.notes.create'),
-    targets: (record.type === 'matter' || record.type === 'person') && ctx.operations.mayPerform(actor, 'team.targets.add'),
-    contacted: record.type === 'matter' && ctx.operations.mayPerform(actor, 'team.targets.contacted.add'),
+    follow: record.followType !== null && ctx.performer.mayPerform(actor, 'team.follows.create'),
+    stance: record.type === 'matter' && ctx.performer.mayPerform(actor, 'team.stance.set'),
+    note: ctx.performer.mayPerform(actor, 'team.notes.create'),
+    targets: (record.type === 'matter' || record.type === 'person') && ctx.performer.mayPerform(actor, 'team.targets.add'),
+    contacted: record.type === 'matter' && ctx.performer.mayPerform(actor, 'team.targets.contacted.add'),
   };
   const follows =
-    record.followType && ctx.operations.mayPerform(actor, 'team.follows.list')
+    record.followType && ctx.performer.mayPerform(actor, 'team.follows.list')
       ? await all((cursor) => perform('team.follows.list', { limit: 200, ...(cursor ? { cursor } : {}) }))
       : [];
   const isMatter = record.type === 'matter';
   const stance =
-    isMatter && ctx.operations.mayPerform(actor, 'team.stance.read') ? await orNull(() => perform('team.stance.read', { record: record.ref })) : null;
+    isMatter && ctx.performer.mayPerform(actor, 'team.stance.read') ? await orNull(() => perform('team.stance.read', { record: record.ref })) : null;
   const board =
-    isMatter && ctx.operations.mayPerform(actor, 'team.targets.board') ? await orNull(() => perform('team.targets.board', { record: record.ref })) : null;
+    isMatter && ctx.performer.mayPerform(actor, 'team.targets.board') ? await orNull(() => perform('team.targets.board', { record: record.ref })) : null;
   // On a person's page: the team's bills, whose target lists the person can be added to.
   const bills = record.type === 'person' && may.targets ? ((await orNull(() => perform('team.legislation.list', {})))?.data ?? []) : [];
   return {
@@ -85,7 +85,7 @@ export function actRoutes(ctx: AppContext) {
       const session = request.signedIn;
       if (!session) return { signedIn: false, record, signIn: `/signin?return=${encodeURIComponent(record.path)}` };
       const { personal, teams } = await actorsOf(ctx, session);
-      const needsAlders = record.type === 'matter' && teams.some((t) => ctx.operations.mayPerform(t, 'team.targets.add'));
+      const needsAlders = record.type === 'matter' && teams.some((t) => ctx.performer.mayPerform(t, 'team.targets.add'));
       const alderpersons = needsAlders
         ? (await performer(ctx, personal)('people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200 })).data.map((p) => ({
             id: p.id,

@@ -1,6 +1,6 @@
 // The public records a person can act on where they read them (a bill, a person, a committee, a
 // meeting), and who "they" are: the session's own actor and one actor per team, the same Actors a
-// v2 request with the session gets. Everything is performed through the catalogue (ctx.operations),
+// v2 request with the session gets. Everything is performed through the catalogue (ctx.performer),
 // as the website visitor for the public record and as the person for their own data.
 import type { OperationId, OperationInput, OperationOutput } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
@@ -26,7 +26,7 @@ export type Perform = <Id extends OperationId>(id: Id, input: OperationInput<Id>
 
 /** Performs as `actor` through the same gates as every surface; the website's own pages are not counted. */
 export function performer(ctx: AppContext, actor: Actor): Perform {
-  return async (id, input) => (await ctx.operations.perform(actor, id, input, { call: { surface: 'dashboard' }, count: false })).result as never;
+  return async (id, input) => (await ctx.performer.perform(actor, id, input, { call: { surface: 'dashboard' }, count: false })).result as never;
 }
 
 /** The record behind `/act/{type}/{ref}`: 400 for an unknown type, 404 for an unknown record. */

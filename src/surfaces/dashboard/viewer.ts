@@ -75,8 +75,8 @@ export async function teamViewer(ctx: AppContext, request: FastifyRequest, reply
     teamId: actor.team.id,
     token: session.token,
     csrfToken: session.csrfToken,
-    perform: async (id, input) => (await ctx.operations.perform(actor, id, input, options)).result as never,
-    may: (id) => ctx.operations.mayPerform(actor, id),
+    perform: async (id, input) => (await ctx.performer.perform(actor, id, input, options)).result as never,
+    may: (id) => ctx.performer.mayPerform(actor, id),
   };
 }
 

@@ -47,7 +47,7 @@ function sessionsWithToken(ctx: AppContext): SessionAuth {
 
 function contextOf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): GraphQLContext {
   const actor = request.actor!;
-  const perform = async (id: OperationId, input: Record<string, unknown>) => (await ctx.operations.perform(actor, id, input, { call, count: false })).result;
+  const perform = async (id: OperationId, input: Record<string, unknown>) => (await ctx.performer.perform(actor, id, input, { call, count: false })).result;
   // Top-level reads by operation and input: aliases repeating one are each counted, and read once.
   const reads = new Map<string, Promise<unknown>>();
   const context: GraphQLContext = {

@@ -1,10 +1,10 @@
 // /auth.md: how an agent gets a credential, step by step — registration by email approval, OAuth
 // discovery from a 401, keys made by a person — and what each scope gives. The scope table is
-// generated from the scope vocabulary (kernel/operations.ts) and the operation catalogue, and the
+// generated from the scope vocabulary (kernel/access.ts) and the operation catalogue, and the
 // challenge shown is the one the service sends (credentials/challenge.ts), so none can drift.
 import type { Operation } from '../../kernel/catalogue.ts';
 import type { Config } from '../../kernel/config.ts';
-import { allScopes, scopeCatalogue } from '../../kernel/operations.ts';
+import { allScopes, scopeCatalogue } from '../../kernel/access.ts';
 import { DEFAULT_SCOPE, resourceMetadataUrl } from '../../modules/credentials/challenge.ts';
 
 const kindWords = { any: 'personal or team', personal: 'personal', team: 'team' } as const;

@@ -11,7 +11,7 @@ import { sitemapRoutes } from './sitemap.ts';
 export function guideSurface(ctx: AppContext) {
   // Made from the configuration and the catalogue alone: once, at start.
   const llms = llmsTxt(ctx.config);
-  const auth = authMd(ctx.config, ctx.operations.all());
+  const auth = authMd(ctx.config, ctx.performer.all());
   return async function guide(app: FastifyInstance): Promise<void> {
     app.get('/llms.txt', async (_request, reply) => sendOpen(reply, 'text/plain; charset=utf-8', llms));
     app.get('/auth.md', async (_request, reply) => sendOpen(reply, contentTypes.markdown, auth));

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Call } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
-import type { LimitClass } from '../../kernel/operations.ts';
+import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { insufficientScopeError, type Surface } from '../../modules/credentials/index.ts';
 
@@ -52,7 +52,7 @@ export async function admit(
 ): Promise<Admission> {
   let admission: Admission;
   try {
-    admission = await ctx.operations.admit(request.actor!, operationId, {
+    admission = await ctx.performer.admit(request.actor!, operationId, {
       call: options.call,
       ...(options.count === false ? { count: false } : {}),
       ...(options.beforeLimits ? { beforeLimits: options.beforeLimits } : {}),
@@ -63,7 +63,7 @@ export async function admit(
     // with the scope to ask for, so an OAuth client can ask for a wider grant (MCP 2025-11-25
     // basic/authorization §Scope Challenge Handling) and a key's holder learns which key to make.
     if (err instanceof AppError && err.code === 'scope_missing') {
-      const { scopes } = ctx.operations.get(operationId).access;
+      const { scopes } = ctx.performer.get(operationId).access;
       const challenge = insufficientScopeError(ctx.config.baseUrl, options.resource, scopes, err.message);
       if (err.limits) challenge.limits = err.limits;
       throw challenge;
@@ -75,7 +75,7 @@ export async function admit(
   request.admission = admission;
   if (admission.counted === 'ai' || admission.counted === 'answer') {
     reply.raw.once('close', () => {
-      ctx.operations.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted'));
+      ctx.performer.abandon(admission).catch((err: unknown) => request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted'));
     });
   }
   return admission;
@@ -86,7 +86,7 @@ export async function admit(
  * GraphQL document refused before it ran) and notes the limits; throws 429 when none is left.
  */
 export async function countRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<LimitState> {
-  const limits = await ctx.operations.countRequest(request.actor!);
+  const limits = await ctx.performer.countRequest(request.actor!);
   noteLimits(request, reply, limits);
   return limits;
 }
@@ -94,7 +94,7 @@ export async function countRequest(ctx: AppContext, request: FastifyRequest, rep
 /** Runs an admitted operation; a failure carries the limits then (an AI answer given back), noted on the reply. */
 export async function run(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admission: Admission, input: unknown): Promise<unknown> {
   try {
-    return await ctx.operations.execute(admission, input);
+    return await ctx.performer.execute(admission, input);
   } catch (err) {
     if (err instanceof AppError) noteLimits(request, reply, err.limits);
     throw err;
@@ -106,7 +106,7 @@ export async function run(ctx: AppContext, request: FastifyRequest, reply: Fasti
  * so the answer's headers already show an AI answer given back; returns the limits then, as noted.
  */
 export async function settle(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admission: Admission): Promise<LimitState | null> {
-  const limits = (await ctx.operations.abandon(admission)) ?? admission.limits;
+  const limits = (await ctx.performer.abandon(admission)) ?? admission.limits;
   noteLimits(request, reply, limits);
   return limits;
 }

@@ -9,7 +9,7 @@ import type { Actor } from '../../kernel/actor.ts';
 import type { SurfaceName } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { LimitState } from '../../kernel/limit-state.ts';
-import type { LimitClass } from '../../kernel/operations.ts';
+import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
 import { admit } from './admit.ts';

@@ -18,7 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { currentBudget, type DbBudget, withBudget } from '../../kernel/db-budget.ts';
 import type { RequestUnit } from '../../kernel/db-unit.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { LimitClass } from '../../kernel/operations.ts';
+import type { LimitClass } from '../../kernel/access.ts';
 import { withholdKeyValues } from '../../modules/credentials/index.ts';
 import { checkKey, type ClaimOutcome, type HeldClaim, isStored, keptHeaders, requestFingerprint, type StoredAnswer } from '../../modules/idempotency/index.ts';
 
@@ -56,7 +56,7 @@ function headerValue(request: FastifyRequest): string | undefined {
  * per decisions.md, never uses an AI answer; a reused key is refused before anything runs.
  */
 export function lookUpIdempotencyKey(ctx: AppContext, operationId: OperationId) {
-  const replayClass: LimitClass | undefined = ctx.operations.get(operationId).limit === 'ai' ? 'data' : undefined;
+  const replayClass: LimitClass | undefined = ctx.performer.get(operationId).limit === 'ai' ? 'data' : undefined;
   return async (request: FastifyRequest): Promise<LimitClass | undefined> => {
     const raw = headerValue(request);
     if (raw === undefined) return undefined;
@@ -104,7 +104,7 @@ export function replayOrRun(ctx: AppContext, operationId: OperationId) {
   // the embedded database, its one connection) that long would stall every other caller. Its
   // answer is stored afterwards in a short unit of its own; twins sent at once may then each run
   // (each uses an AI answer), and the first stored is the one replayed.
-  const storedAfterwards = ctx.operations.get(operationId).waitsOnModel;
+  const storedAfterwards = ctx.performer.get(operationId).waitsOnModel;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const { replay, pending } = request.idempotency ?? {};
     if (replay) return sendReplay(reply, replay);

@@ -15,7 +15,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
   app.removeContentTypeParser('text/plain');
   const answers = responseCacheFor(ctx.caches.publicData);
   for (const def of defs) {
-    const op = ctx.operations.get(def.operation);
+    const op = ctx.performer.get(def.operation);
     const parts = routeParts(def, op);
     const status = successStatus(def);
     const cached = op.cached && def.method === 'GET';
@@ -42,7 +42,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
           if (answers.send(request, reply, 'json')) return reply;
           answers.begin(request, 'json');
         }
-        const result = await ctx.operations.execute(request.admission!, routeInput(def, parts, request), { validated: true });
+        const result = await ctx.performer.execute(request.admission!, routeInput(def, parts, request), { validated: true });
         if (op.private) reply.header('Cache-Control', 'private, no-store');
         if (def.location) reply.header('Location', def.location(result));
         reply.status(status);

@@ -63,7 +63,7 @@ export async function countedError(ctx: AppContext, request: FastifyRequest, err
   const limits = err.limits ?? request.limitState ?? null;
   if (limits || !request.actor || err.status === 401 || err.status === 429 || err.status >= 500) return { err, limits };
   try {
-    const counted = await ctx.operations.countRefusal(request.actor);
+    const counted = await ctx.performer.countRefusal(request.actor);
     request.limitState = counted;
     return { err, limits: counted };
   } catch (refusal) {
@@ -79,7 +79,7 @@ export async function countedError(ctx: AppContext, request: FastifyRequest, err
 async function giveBackUnanswered(ctx: AppContext, request: FastifyRequest): Promise<void> {
   if (!request.admission) return;
   try {
-    const limits = await ctx.operations.abandon(request.admission);
+    const limits = await ctx.performer.abandon(request.admission);
     if (limits) request.limitState = limits;
   } catch (err) {
     request.log.warn({ err }, 'giving back an unused AI answer failed; it stays counted');

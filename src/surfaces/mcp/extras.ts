@@ -41,7 +41,7 @@ export function createCatalogueExtras(ctx: AppContext, eras: Method['eras']): Re
     throw error;
   }
 
-  const mayRead = (exchange: Exchange, id: OperationId) => ctx.operations.mayPerform(exchange.http.actor!, id as never);
+  const mayRead = (exchange: Exchange, id: OperationId) => ctx.performer.mayPerform(exchange.http.actor!, id as never);
 
   return {
     'resources/list': {

@@ -150,7 +150,7 @@ export async function getPrompt(
   actor: Actor,
   args: Record<string, string>,
 ): Promise<{ description: string; messages: PromptMessage[] }> {
-  const first = await ctx.operations.execute(admission, def.input(args));
-  const more: Reads = async (id, input) => (await ctx.operations.perform(actor, id, input, { call: { surface: 'mcp' }, count: false })).result as never;
+  const first = await ctx.performer.execute(admission, def.input(args));
+  const more: Reads = async (id, input) => (await ctx.performer.perform(actor, id, input, { call: { surface: 'mcp' }, count: false })).result as never;
   return { description: def.description, messages: await def.messages(first, args, more) };
 }

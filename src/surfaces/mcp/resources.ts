@@ -121,7 +121,7 @@ export function createResources(ctx: AppContext): Resources {
     async read(admission, def, value, uri) {
       let record: unknown;
       try {
-        record = await ctx.operations.execute(admission, { [def.param]: value });
+        record = await ctx.performer.execute(admission, { [def.param]: value });
       } catch (err) {
         if (err instanceof AppError && err.code === 'not_found') throw resourceNotFound(uri);
         throw err;
@@ -140,13 +140,13 @@ export function createResources(ctx: AppContext): Resources {
     async complete(admission, searchType, typed) {
       const q = typed.trim();
       if (!q) return [];
-      const page = (await ctx.operations.execute(admission, { q: q.slice(0, 200), type: searchType, limit: MAX_VALUES })) as {
+      const page = (await ctx.performer.execute(admission, { q: q.slice(0, 200), type: searchType, limit: MAX_VALUES })) as {
         data: { id: string; path: string }[];
       };
       return [...new Set(page.data.map(completionValue))];
     },
     async list(admission) {
-      const page = (await ctx.operations.execute(admission, { limit: 200 })) as { data: { id: string; name: string; kind: string }[] };
+      const page = (await ctx.performer.execute(admission, { limit: 200 })) as { data: { id: string; name: string; kind: string }[] };
       const def = TEMPLATES.find((t) => t.name === 'body')!;
       return {
         resources: page.data.map((b) => ({

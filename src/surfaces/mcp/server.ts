@@ -68,7 +68,7 @@ export interface McpServer {
 
 export function createMcpServer(ctx: AppContext): McpServer {
   const log = ctx.log.child({ surface: 'mcp' });
-  const toolbox = createToolbox(ctx.operations.all());
+  const toolbox = createToolbox(ctx.performer.all());
   const kept = createKeptResults(ctx.caches.publicData);
   const call = Object.freeze({ surface: 'mcp' as const });
 
@@ -137,7 +137,7 @@ export function createMcpServer(ctx: AppContext): McpServer {
     'tools/list': {
       eras: both,
       handle: async ({ http }) => ({
-        tools: toolbox.all.filter((tool) => ctx.operations.mayPerform(http.actor!, tool.operation.id as never)).map((tool) => tool.listing),
+        tools: toolbox.all.filter((tool) => ctx.performer.mayPerform(http.actor!, tool.operation.id as never)).map((tool) => tool.listing),
       }),
     },
     'tools/call': { eras: both, admits: true, handle: (exchange) => callTool(exchange) as Promise<Record<string, unknown> | WrittenResult> },

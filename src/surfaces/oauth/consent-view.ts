@@ -2,7 +2,7 @@
 // scope it asks for in plain words, and for each owner the person may choose (Personal, or a team
 // where they may make team keys) what that grant would hold. Approve or Deny, CSRF-protected.
 import { html } from 'hono/html';
-import { type Scope, scopeCatalogue } from '../../kernel/operations.ts';
+import { type Scope, scopeCatalogue } from '../../kernel/access.ts';
 import type { AuthorizationRequest, OwnerChoice } from '../../modules/credentials/oauth/index.ts';
 import { csrfField, errorBox, type Html } from '../web/layout.ts';
 

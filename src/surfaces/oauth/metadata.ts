@@ -1,7 +1,7 @@
 // Authorization server metadata (RFC 8414 §2), with the agent registration block of decisions.md
 // ("Surfaces": agent_auth).
 import type { Config } from '../../kernel/config.ts';
-import { allScopes } from '../../kernel/operations.ts';
+import { allScopes } from '../../kernel/access.ts';
 
 export function authorizationServerMetadata(config: Config) {
   const base = config.baseUrl;

@@ -16,13 +16,13 @@ import { type Representation, responseCacheFor } from '../http/response-cache.ts
  * it is dropped under (http/response-cache.ts).
  */
 export async function performAsVisitor<Id extends OperationId>(
-  ctx: Pick<AppContext, 'operations'>,
+  ctx: Pick<AppContext, 'performer'>,
   id: Id,
   input: OperationInput<Id>,
   depends?: string[],
 ): Promise<OperationOutput<Id>> {
-  const { result } = await ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false });
-  const changesWith = ctx.operations.get(id).changesWith;
+  const { result } = await ctx.performer.perform(visitor, id, input, { call: { surface: 'web' }, count: false });
+  const changesWith = ctx.performer.get(id).changesWith;
   if (changesWith) depends?.push(changesWith(input, result));
   return result as OperationOutput<Id>;
 }

@@ -80,7 +80,7 @@ const outlines = (): Projected => {
 };
 
 /** The current alderperson of each ward, performed as a website visitor (never counted). */
-export async function wardMembers(ctx: Pick<AppContext, 'operations'>): Promise<WardMember[]> {
+export async function wardMembers(ctx: Pick<AppContext, 'performer'>): Promise<WardMember[]> {
   const { data } = await performAsVisitor(ctx, 'people.public.list', { kind: 'alderperson', current: true, sort: 'ward', limit: 200 });
   return data.flatMap((p) => (p.ward === null ? [] : [{ ward: p.ward, personId: p.id, name: p.name }]));
 }

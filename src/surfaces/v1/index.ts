@@ -14,7 +14,7 @@ export const v1Guard: GuardOptions = { name: 'v1', surface: 'api', allowApiKeyHe
 
 export function v1Surface(ctx: AppContext) {
   return async function v1(app: FastifyInstance): Promise<void> {
-    const document = buildOpenApi(ctx.operations.get, v1Routes, {
+    const document = buildOpenApi(ctx.performer.get, v1Routes, {
       title: 'Council Tracker API v1',
       version: '1.0.0',
       serverUrl: `${ctx.config.baseUrl}/api/v1`,

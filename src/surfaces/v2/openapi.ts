@@ -23,7 +23,7 @@ const description = [
 ].join(' ');
 
 export function v2OpenApi(ctx: AppContext, routes: readonly RouteDef[]) {
-  return buildOpenApi(ctx.operations.get, routes, {
+  return buildOpenApi(ctx.performer.get, routes, {
     title: 'Council Tracker API v2',
     version: '2.0.0',
     serverUrl: `${ctx.config.baseUrl}/api/v2`,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'hono/html';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
-import { type Scope, scopeCatalogue } from '../../kernel/operations.ts';
+import { type Scope, scopeCatalogue } from '../../kernel/access.ts';
 import { field } from './form.ts';
 import { csrfField, errorBox, formatTime, page, sendPage } from './layout.ts';
 import { requireCsrf } from './security.ts';

@@ -2,7 +2,7 @@
 // (prefix, name, owner, scopes, created, last used, expiry), the edit forms and the create form.
 // A key's value appears only in `createdKeyBox`, in the response to the create POST.
 import { html } from 'hono/html';
-import { type Scope, scopeCatalogue } from '../../kernel/operations.ts';
+import { type Scope, scopeCatalogue } from '../../kernel/access.ts';
 import type { ApiKeyView } from '../../modules/credentials/index.ts';
 import { csrfField, formatTime, type Html } from './layout.ts';
 

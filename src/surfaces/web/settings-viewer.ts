@@ -48,8 +48,8 @@ export function pagePerformer(ctx: AppContext, actor: Actor): SettingsViewer {
   const options = { call: { surface: 'web' as const }, count: false };
   return {
     actor,
-    perform: async (id, input) => (await ctx.operations.perform(actor, id, input, options)).result as never,
-    may: (id) => ctx.operations.mayPerform(actor, id),
+    perform: async (id, input) => (await ctx.performer.perform(actor, id, input, options)).result as never,
+    may: (id) => ctx.performer.mayPerform(actor, id),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { appliedMigrationCount, listMigrations } from '../../kernel/migrate.ts';
-import { allScopes } from '../../kernel/operations.ts';
+import { allScopes } from '../../kernel/access.ts';
 
 export function protectedResourceMetadata(ctx: AppContext, surface: 'api' | 'mcp' | 'a2a' | null) {
   const base = ctx.config.baseUrl;

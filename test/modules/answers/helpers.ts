@@ -1,7 +1,7 @@
 // Shared set-up of the answers tests: a real service, a key that may ask for AI answers (with
 // the operator's raised limits, so a table of questions is not refused by them), and asking.
 import type { LightMyRequestResponse } from 'fastify';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
 import type { TestContext } from '../../helpers/context.ts';
 

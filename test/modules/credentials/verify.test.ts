@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
-import { access, requireAccess } from '../../../src/kernel/operations.ts';
+import { access, requireAccess } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
 import { actingOf } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';

@@ -20,7 +20,7 @@ after(async () => {
 });
 
 const read = async (id: OperationId, input: unknown): Promise<any> =>
-  (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result;
+  (await t.ctx.performer.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result;
 
 test("a person's voting record is the sum of their votes, with the majority of each roll call", async () => {
   // A voter in the split roll calls, so agreement is not trivially 100 %.

@@ -7,20 +7,20 @@ import type { OperationId } from '../../../src/catalogue.ts';
 import type { Actor } from '../../../src/kernel/actor.ts';
 import type { SurfaceName } from '../../../src/kernel/catalogue.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
-import { TEAM_EVENTS_CHANNEL, type TeamEvent } from '../../../src/modules/team-data/index.ts';
+import { TEAM_CHANGES_CHANNEL, type TeamChange } from '../../../src/modules/team-data/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData, type Seeded } from '../../helpers/seed.ts';
 import { makeTeam, signIn } from '../../surfaces/v2/team-helpers.ts';
 
 let t: TestContext;
 let seeded: Seeded;
-const events: TeamEvent[] = [];
+const events: TeamChange[] = [];
 let unlisten: () => Promise<void>;
 
 before(async () => {
   t = await startTestContext();
   seeded = await seedPublicData(t.ctx.db);
-  unlisten = await t.ctx.database.listen(TEAM_EVENTS_CHANNEL, (payload) => events.push(JSON.parse(payload)));
+  unlisten = await t.ctx.database.listen(TEAM_CHANGES_CHANNEL, (payload) => events.push(JSON.parse(payload)));
 });
 after(async () => {
   await unlisten?.();
@@ -28,7 +28,7 @@ after(async () => {
 });
 
 /** Waits until `n` events for the team have arrived (NOTIFY is delivered after commit, asynchronously). */
-async function eventsFor(teamId: string, n: number): Promise<TeamEvent[]> {
+async function eventsFor(teamId: string, n: number): Promise<TeamChange[]> {
   for (let i = 0; i < 200; i++) {
     const mine = events.filter((e) => e.teamId === teamId);
     if (mine.length >= n) return mine;
@@ -45,7 +45,7 @@ async function sessionActor(email: string, teamId: string, session?: string) {
 
 /** Performs an operation as a surface does (the dashboard by default), through the same gates. */
 async function perform(actor: Actor, id: OperationId, input: unknown, surface: SurfaceName = 'dashboard'): Promise<any> {
-  return (await t.ctx.operations.perform(actor, id, input, { call: { surface }, count: false })).result;
+  return (await t.ctx.performer.perform(actor, id, input, { call: { surface }, count: false })).result;
 }
 
 test('the dashboard sets a stance with a session actor: history source "dashboard", credential type session', async () => {

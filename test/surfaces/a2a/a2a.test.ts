@@ -216,7 +216,7 @@ describe('credentials and limits', () => {
     assert.equal(res.status, 403);
     // RFC 6750 §3.1: the scopes of the operation the agent performs (answers.create), from the
     // catalogue, at the agent's protected resource (RFC 9728 §5.1), not a list kept by the surface.
-    const { scopes } = t.ctx.operations.get('answers.create').access;
+    const { scopes } = t.ctx.performer.get('answers.create').access;
     assert.equal(
       res.headers.get('www-authenticate'),
       `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/a2a", scope="${scopes.join(' ')}", error="insufficient_scope", error_description="This operation needs the public.ai scope."`,

@@ -150,7 +150,7 @@ test('approve in the browser, then the key is claimed exactly once; polling foll
   const revoked = await post('/agent/auth/revoke', undefined, { authorization: `Bearer ${key}` });
   assert.equal(revoked.status, 200);
   assert.equal((await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
-  const log = await t.ctx.services.events.securityLog(asAccount(account.id));
+  const log = await t.ctx.services.securityLog.read(asAccount(account.id));
   assert.deepEqual(
     log.map((e) => [e.type, (e.data as { via: string }).via]),
     [

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { accountActor } from '../../helpers/actors.ts';
-import { redisEventBus } from '../../../src/modules/live/index.ts';
+import { redisLiveBus } from '../../../src/modules/live/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData, type Seeded } from '../../helpers/seed.ts';
 import { api } from '../v2/team-helpers.ts';
@@ -27,8 +27,8 @@ after(async () => {
 
 test('the bus publishes to every subscriber of the channel, on other connections too', async () => {
   const channel = `council-test:${process.pid}:${Math.random().toString(36).slice(2)}`;
-  const a = redisEventBus(redisUrl, channel);
-  const b = redisEventBus(redisUrl, channel);
+  const a = redisLiveBus(redisUrl, channel);
+  const b = redisLiveBus(redisUrl, channel);
   try {
     const got: string[] = [];
     await b.subscribe((p) => got.push(p));

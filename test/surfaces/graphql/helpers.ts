@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { operator } from '../../../src/kernel/actor.ts';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
 

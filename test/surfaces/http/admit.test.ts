@@ -89,12 +89,12 @@ test("a missing scope is 403 insufficient_scope naming the operation's own scope
     const res = await post(`/probe/${resource}/${operation}`, key);
     assert.equal(res.statusCode, 403, `${operation} at ${resource}`);
     assert.equal(res.json().error.code, 'scope_missing');
-    const { scopes } = t.ctx.operations.get(operation).access;
+    const { scopes } = t.ctx.performer.get(operation).access;
     assert.equal(res.headers['www-authenticate'], challenge(resource, scopes, missing), `${operation} at ${resource}`);
     assert.match(String(res.headers['ratelimit-remaining']), /^\d+$/, 'a refusal is counted and says so');
   }
   assert.deepEqual(
-    t.ctx.operations.get('team.legislation.list').access.scopes,
+    t.ctx.performer.get('team.legislation.list').access.scopes,
     ['team.positions.read', 'team.follows.read'],
     'every scope is named, not only the first missing',
   );

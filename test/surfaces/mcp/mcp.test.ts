@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { features } from '../../../src/kernel/actor.ts';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { mintOAuthTokens } from '../../helpers/oauth.ts';
@@ -81,7 +81,7 @@ describe('tools/list', () => {
     assert.ok(!listed.includes('answer_question'));
     assert.ok(!listed.some((name) => name.startsWith('team_') || name.startsWith('me_follows')), listed.join(' '));
     const read = tools.find((tool) => tool.name === 'matters_read')!;
-    const op = service.ctx.operations.get('matters.read');
+    const op = service.ctx.performer.get('matters.read');
     assert.deepEqual(read.inputSchema, JSON.parse(JSON.stringify(op.input)));
     assert.deepEqual(read.outputSchema, JSON.parse(JSON.stringify(op.output)));
     assert.ok(read.description?.startsWith(op.summary));
@@ -93,7 +93,7 @@ describe('tools/list', () => {
     const { tools } = await (await client(await personalKey(['public.read', 'public.ai']))).listTools();
     const answer = tools.find((tool) => tool.name === 'answer_question');
     assert.equal(answer?.title, 'Answer a question about the council, citing the record');
-    assert.deepEqual(answer?.inputSchema, JSON.parse(JSON.stringify(service.ctx.operations.get('answers.create').input)));
+    assert.deepEqual(answer?.inputSchema, JSON.parse(JSON.stringify(service.ctx.performer.get('answers.create').input)));
   });
 
   test('a team key lists the team tools its scopes, features and role allow; a personal key its own follows', async () => {

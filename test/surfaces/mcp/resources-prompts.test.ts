@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
 import { freshDatabase } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';

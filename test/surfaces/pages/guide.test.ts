@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { scopeCatalogue } from '../../../src/kernel/operations.ts';
+import { scopeCatalogue } from '../../../src/kernel/access.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import { readerKey } from '../../helpers/service.ts';
 import { type SampleService, startSampleService } from './sample-service.ts';
@@ -82,7 +82,7 @@ test('/auth.md gives the registration requests, OAuth discovery from the 401 the
     rows.map((r) => /^\| `([a-z.]+)`/.exec(r)![1]),
     Object.keys(scopeCatalogue),
   );
-  for (const op of s.ctx.operations.all()) {
+  for (const op of s.ctx.performer.all()) {
     for (const scope of op.access.scopes) assert.ok(rows.find((r) => r.startsWith(`| \`${scope}\``))!.includes(`\`${op.id}\``), `${op.id} under ${scope}`);
   }
   await checkLinks('/auth.md', text);

@@ -34,7 +34,7 @@ export async function startSite(): Promise<Site> {
   await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
   await t.app.listen({ port, host: '127.0.0.1' });
   const read = async (id: OperationId, input: unknown) =>
-    (await t.ctx.operations.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
+    (await t.ctx.performer.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;
   const rc = (await read('roll-calls.list', { limit: 1 })).data[0];
   const detail = await read('roll-calls.read', { id: rc.id });
   const voter = detail.votes.find((v: any) => v.value === 'Yea') ?? detail.votes[0];

@@ -8,7 +8,7 @@ import type { AppContext } from '../../../src/context.ts';
 import { createFastify } from '../../../src/app.ts';
 import { createCatalogue } from '../../../src/catalogue.ts';
 import { bindOperations, operationsOf } from '../../../src/kernel/catalogue.ts';
-import { access } from '../../../src/kernel/operations.ts';
+import { access } from '../../../src/kernel/access.ts';
 import { createPerformer } from '../../../src/kernel/perform.ts';
 import { type RouteDef, route } from '../../../src/surfaces/http/route.ts';
 import { v2Surface } from '../../../src/surfaces/v2/index.ts';
@@ -79,8 +79,8 @@ export const effectRoutes: RouteDef[] = [
 /** The v2 surface with the effect routes mounted, on the app's own settings. */
 export async function effectsApp(ctx: AppContext, behaviour: Behaviour): Promise<FastifyInstance> {
   // The service's own catalogue and these operations, through the same performer and limits.
-  const operations = createPerformer<any>([...createCatalogue(ctx.services), ...effectOperations(ctx, behaviour)], ctx.services.credentials.limits);
-  const withEffects = { ...ctx, operations };
+  const performer = createPerformer<any>([...createCatalogue(ctx.services), ...effectOperations(ctx, behaviour)], ctx.services.credentials.limits);
+  const withEffects = { ...ctx, performer };
   const app = createFastify(withEffects);
   await app.register(v2Surface(withEffects, { routes: effectRoutes }), { prefix: '/api' });
   await app.ready();

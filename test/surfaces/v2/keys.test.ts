@@ -5,7 +5,7 @@
 // new key's value.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
 import { grantableScopes } from '../../../src/modules/credentials/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
@@ -107,7 +107,7 @@ test('an admin makes, changes and revokes a team key; a member is 403 forbidden 
   assert.equal(revoked.statusCode, 200, revoked.body);
   assert.ok(revoked.json().revokedAt);
   assert.equal((await call(key, 'GET', '/me')).statusCode, 401, 'a revoked key stops working');
-  const log = await t.ctx.services.events.securityLog({ type: 'account', accountId: team.admin.id });
+  const log = await t.ctx.services.securityLog.read({ type: 'account', accountId: team.admin.id });
   assert.match(log[0]!.summary, /through the API/);
 });
 

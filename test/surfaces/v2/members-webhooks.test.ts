@@ -3,7 +3,7 @@
 // and a person's webhooks with a personal key — nothing refused changes anything.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { api, expectError, expectOk, makeTeam, personalKey, type Team } from './team-helpers.ts';
 

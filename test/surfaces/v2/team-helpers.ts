@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { operator } from '../../../src/kernel/actor.ts';
-import type { Scope } from '../../../src/kernel/operations.ts';
+import type { Scope } from '../../../src/kernel/access.ts';
 import { csrfTokenFor } from '../../../src/modules/sessions/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { seedPublicData, type Seeded } from '../../helpers/seed.ts';

@@ -34,7 +34,7 @@ after(async () => {
 });
 
 // Public data lists (the team and people lists are tested with team keys in team-*.test.ts).
-const opOf = (r: RouteDef) => t.ctx.operations.get(r.operation);
+const opOf = (r: RouteDef) => t.ctx.performer.get(r.operation);
 const listRoutes = () =>
   v2Routes.filter(
     (r) => r.method === 'GET' && JSON.stringify(opOf(r).output).includes('nextCursor') && (opOf(r).access.scopes as readonly string[]).includes('public.read'),

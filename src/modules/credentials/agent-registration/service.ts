@@ -10,7 +10,7 @@ import { AppError } from '../../../kernel/errors.ts';
 import { addressGroup } from '../../../kernel/ip.ts';
 import type { Mailer } from '../../../kernel/mail.ts';
 import { type WindowLimit, withinWindowLimit } from '../../../kernel/window-limit.ts';
-import { legacyScopes } from '../../../kernel/operations.ts';
+import { legacyScopes } from '../../../kernel/access.ts';
 import type { AccountView } from '../../accounts/index.ts';
 import type { ApiKeys } from '../api-keys/service.ts';
 import { hashCredential, randomBase62 } from '../token.ts';

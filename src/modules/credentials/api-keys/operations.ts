@@ -6,10 +6,10 @@
 import { Type } from 'typebox';
 import type { Actor } from '../../../kernel/actor.ts';
 import { type Call, type OperationDef, operationsOf } from '../../../kernel/catalogue.ts';
-import { type Access, allScopes } from '../../../kernel/operations.ts';
+import { type Access, allScopes } from '../../../kernel/access.ts';
 import { ListOf, Nullable, PageQuery } from '../../../kernel/schema.ts';
 import { asAccount } from '../../accounts/index.ts';
-import type { CredentialVia } from '../../events/index.ts';
+import type { CredentialVia } from '../../security-log/index.ts';
 import type { Credentials } from '../index.ts';
 import type { KeyContext } from './service.ts';
 

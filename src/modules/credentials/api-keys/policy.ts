@@ -2,7 +2,7 @@
 // "Credentials"; spec "Resources: API key"). Pure functions over facts the service looked up.
 import type { Feature, Role } from '../../../kernel/actor.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import { legacyScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/operations.ts';
+import { legacyScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/access.ts';
 import type { Acting } from '../../accounts/index.ts';
 import { grantableScopes } from '../grantable.ts';
 

@@ -1,5 +1,5 @@
 // api_keys rows → the list view. The hash never leaves the repo; the value is never stored.
-import { isScope, legacyScopes, type Scope } from '../../../kernel/operations.ts';
+import { isScope, legacyScopes, type Scope } from '../../../kernel/access.ts';
 import type { ApiKeyView } from './schema.ts';
 import type { KeyRow } from './repo.ts';
 

@@ -3,7 +3,7 @@
 import { AppError } from '../../../kernel/errors.ts';
 import { canonicalIpRange } from '../../../kernel/ip.ts';
 import { parseIsoTimestamp } from '../../../kernel/iso-time.ts';
-import { allScopes, isScope, type Scope } from '../../../kernel/operations.ts';
+import { allScopes, isScope, type Scope } from '../../../kernel/access.ts';
 
 export type KeyKind = 'scoped' | 'registration' | 'legacy';
 

@@ -3,10 +3,10 @@
 // role at creation, and again on every request by verify.ts (live power).
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import type { Scope } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/access.ts';
 import type { Page, PageInput } from '../../../kernel/schema.ts';
 import type { AccountActing, Accounts, Acting } from '../../accounts/index.ts';
-import type { CredentialEvent, CredentialVia } from '../../events/index.ts';
+import type { CredentialEvent, CredentialVia } from '../../security-log/index.ts';
 import { asAccount } from '../../accounts/index.ts';
 import { grantableScopes } from '../grantable.ts';
 import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
@@ -53,7 +53,7 @@ const notFound = () => new AppError('not_found', 'No such API key.');
 export type KeyContext = { teamId: string } | { accountId: string };
 type KeyRef = { id: string; within?: KeyContext };
 
-/** Emits credential.issued / credential.revoked (modules/events): the security log and webhooks. */
+/** Emits credential.issued / credential.revoked (modules/security-log): the security log and webhooks. */
 export type EmitCredentialEvent = (event: CredentialEvent) => Promise<unknown>;
 
 /** A key row as a credential event names it. */

@@ -3,7 +3,7 @@
 // requests of an owner busy on this instance are counted in blocks (blocks.ts); the rest exactly.
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import type { Actor } from '../../../kernel/actor.ts';
-import type { LimitClass } from '../../../kernel/operations.ts';
+import type { LimitClass } from '../../../kernel/access.ts';
 import type { LimitState } from '../../../kernel/limit-state.ts';
 import { createBlocks } from './blocks.ts';
 import { createPgStore } from './pg-store.ts';

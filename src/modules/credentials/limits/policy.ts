@@ -3,7 +3,7 @@
 import type { Actor } from '../../../kernel/actor.ts';
 import { secondsToMidnightUtc, utcDate } from '../../../kernel/clock.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import type { LimitClass } from '../../../kernel/operations.ts';
+import type { LimitClass } from '../../../kernel/access.ts';
 import { type LimitState, limitHeaders } from '../../../kernel/limit-state.ts';
 
 export type WindowName = 'day' | 'ai' | 'minute';

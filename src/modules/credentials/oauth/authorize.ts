@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
-import type { Scope } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/access.ts';
 import { hashCredential, randomBase62 } from '../token.ts';
 import type { Client, Clients } from './clients.ts';
 import { oauthError } from './errors.ts';

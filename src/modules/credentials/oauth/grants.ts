@@ -4,9 +4,9 @@
 // issueGrant; disconnecting, revocation (RFC 7009), a replayed code, a reused refresh token and a
 // member leaving the team go through revokeGrant. Credential events hook in at these two places.
 import type { ModuleDeps } from '../../../kernel/deps.ts';
-import type { Scope } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/access.ts';
 import { hashCredential, randomBase62 } from '../token.ts';
-import type { CredentialEventType, Events } from '../../events/index.ts';
+import type { CredentialEventType, SecurityLog } from '../../security-log/index.ts';
 import * as repo from './repo.ts';
 import type { ResourceName } from './tables.ts';
 
@@ -35,10 +35,14 @@ export interface GrantToIssue {
   resource: ResourceName | null;
 }
 
-export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, settlePower: () => Promise<void>, events: Pick<Events, 'credential'>) {
+export function createGrants(
+  deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>,
+  settlePower: () => Promise<void>,
+  securityLog: Pick<SecurityLog, 'credential'>,
+) {
   const { db, clock, config } = deps;
 
-  /** The credential event of a grant (modules/events), committed with the caller's transaction. */
+  /** The credential event of a grant (modules/security-log), committed with the caller's transaction. */
   async function emit(
     q: repo.Q,
     type: CredentialEventType,
@@ -47,7 +51,7 @@ export function createGrants(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
   ) {
     const grant = await repo.grantForEvent(q, grantId);
     if (!grant) return;
-    await events.credential(
+    await securityLog.credential(
       {
         type,
         accountId: grant.account_id,

@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import type { Actor } from '../../../kernel/actor.ts';
 import { type OperationDef, operationsOf } from '../../../kernel/catalogue.ts';
-import type { Access } from '../../../kernel/operations.ts';
+import type { Access } from '../../../kernel/access.ts';
 import { Nullable } from '../../../kernel/schema.ts';
 import { asAccount } from '../../accounts/index.ts';
 import type { OAuth } from './index.ts';

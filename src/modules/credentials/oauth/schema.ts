@@ -1,6 +1,6 @@
 // The values of OAuth requests, checked: scopes (RFC 6749 §3.3), redirect URIs (RFC 6749 §3.1.2,
 // RFC 8252 §7 for native clients), resources (RFC 8707 §2) and PKCE values (RFC 7636 §4).
-import { isScope, legacyScopes, type Scope } from '../../../kernel/operations.ts';
+import { isScope, legacyScopes, type Scope } from '../../../kernel/access.ts';
 import { oauthError } from './errors.ts';
 import type { ResourceName } from './tables.ts';
 

@@ -4,7 +4,7 @@
 import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Jobs } from '../../../kernel/jobs.ts';
-import type { Scope } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/access.ts';
 import { type AccountActing, type Accounts, asAccount } from '../../accounts/index.ts';
 import { canListTeamKeys, canManageKey } from '../api-keys/policy.ts';
 import type { ApiKeys } from '../api-keys/service.ts';
@@ -12,7 +12,7 @@ import { grantableScopes } from '../grantable.ts';
 import { type AuthorizationRequest, createAuthorize, type OwnerChoice } from './authorize.ts';
 import { createClientCleanup } from './cleanup.ts';
 import { createClients } from './clients.ts';
-import type { Events } from '../../events/index.ts';
+import type { SecurityLog } from '../../security-log/index.ts';
 import { createGrants } from './grants.ts';
 import type { DocumentFetch } from './metadata-document.ts';
 import * as repo from './repo.ts';
@@ -56,8 +56,8 @@ export interface OAuthDeps {
   keys: Pick<ApiKeys, 'teamKeyScopes'>;
   settlePower: () => Promise<void>;
   fetchDocument: DocumentFetch;
-  /** Credential events: every grant issued, refreshed or revoked (modules/events). */
-  events: Pick<Events, 'credential'>;
+  /** Credential events: every grant issued, refreshed or revoked (modules/security-log). */
+  securityLog: Pick<SecurityLog, 'credential'>;
   /** The job queue the clean-up of unused clients runs on. */
   jobs: Pick<Jobs, 'work' | 'schedule'>;
 }
@@ -66,7 +66,7 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
   const { db } = deps;
   const { accounts } = others;
   const clients = createClients(deps, others.fetchDocument);
-  const grants = createGrants(deps, others.settlePower, others.events);
+  const grants = createGrants(deps, others.settlePower, others.securityLog);
   const authorize = createAuthorize(deps, clients);
   const endpoint = createTokenEndpoint(deps, clients, grants);
   const cleanup = createClientCleanup(deps, others.jobs);

@@ -1,7 +1,7 @@
 // The token endpoint (RFC 6749 §3.2, §4.1.3, §6; OAuth 2.1 §4.1.3, §4.3) and revocation (RFC
 // 7009 §2). Public clients identify themselves with client_id (RFC 6749 §2.3, §3.2.1).
 import type { ModuleDeps } from '../../../kernel/deps.ts';
-import type { Scope } from '../../../kernel/operations.ts';
+import type { Scope } from '../../../kernel/access.ts';
 import { hashCredential } from '../token.ts';
 import { verifierMatches } from './authorize.ts';
 import type { Clients } from './clients.ts';

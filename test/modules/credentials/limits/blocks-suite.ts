@@ -9,7 +9,7 @@ import type { Actor } from '../../../../src/kernel/actor.ts';
 import { ManualClock } from '../../../../src/kernel/clock.ts';
 import type { AppError } from '../../../../src/kernel/errors.ts';
 import type { Limits } from '../../../../src/modules/credentials/limits/index.ts';
-import type { LimitClass } from '../../../../src/kernel/operations.ts';
+import type { LimitClass } from '../../../../src/kernel/access.ts';
 import type { LimitState } from '../../../../src/kernel/limit-state.ts';
 import { actorFor, ownerId } from './helpers.ts';
 import { type Backend, twoInstances } from './suite.ts';

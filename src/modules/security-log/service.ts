@@ -76,7 +76,7 @@ function summaryOf(e: CredentialEvent): string {
   return `${what}${prefix} ${verb} ${viaWords[e.via]}${reason}.`;
 }
 
-export function createEventsService(
+export function createSecurityLogService(
   deps: Pick<ModuleDeps, 'db' | 'clock'>,
   webhooks: { publish(accountId: string, event: WebhookEvent, options?: { within?: Kysely<DB> }): Promise<void> },
 ) {
@@ -114,7 +114,7 @@ export function createEventsService(
     },
 
     /** The person's own security log, newest first. */
-    async securityLog(by: AccountActing, options: { limit?: number } = {}): Promise<SecurityLogEntry[]> {
+    async read(by: AccountActing, options: { limit?: number } = {}): Promise<SecurityLogEntry[]> {
       const limit = options.limit ?? 100;
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AppError('invalid_request', 'limit must be 1-500.');
       const rows = await db
@@ -136,4 +136,4 @@ export function createEventsService(
   };
 }
 
-export type Events = ReturnType<typeof createEventsService>;
+export type SecurityLog = ReturnType<typeof createSecurityLogService>;

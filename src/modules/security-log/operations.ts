@@ -1,11 +1,11 @@
-// The events module's operation: reading one's own security log (spec "Events"), which the
+// The security-log module's operation: reading one's own security log (spec "Events"), which the
 // account's Security log page and v2 perform.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
 import { asAccount } from '../accounts/index.ts';
-import type { Events } from './index.ts';
+import type { SecurityLog } from './index.ts';
 
-const op = operationsOf<Events>();
+const op = operationsOf<SecurityLog>();
 
 const Entry = Type.Object({
   id: Type.String(),
@@ -15,7 +15,7 @@ const Entry = Type.Object({
   data: Type.Unknown({ description: "The event's data, as webhooks deliver it: the credential's id, kind, name, prefix and scopes; never its value." }),
 });
 
-export const eventsOperations = {
+export const securityLogOperations = {
   'me.security.read': op({
     summary: 'Your security log: credentials issued and revoked, newest first',
     description: 'Every key, OAuth grant and registration key issued for or revoked from your account, including team keys you made.',
@@ -29,6 +29,6 @@ export const eventsOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(Entry) }),
-    run: async (events, actor, input) => ({ data: await events.securityLog(asAccount(actor.account.id), { limit: input.limit }) }),
+    run: async (securityLog, actor, input) => ({ data: await securityLog.read(asAccount(actor.account.id), { limit: input.limit }) }),
   }),
-} satisfies Record<string, OperationDef<Events, any, any>>;
+} satisfies Record<string, OperationDef<SecurityLog, any, any>>;

@@ -1,4 +1,4 @@
-// Kysely types of the events module's table (migration 0101).
+// Kysely types of the security-log module's table (migration 0101).
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -12,6 +12,6 @@ export interface SecurityLogTable {
   data: ColumnType<unknown, string, string>;
 }
 
-export interface EventTables {
+export interface SecurityLogTables {
   security_log: SecurityLogTable;
 }

@@ -39,7 +39,7 @@ async function personWithHook(name: string) {
   return { account, path };
 }
 
-const logOf = (accountId: string) => t.ctx.services.events.securityLog(asAccount(accountId));
+const logOf = (accountId: string) => t.ctx.services.securityLog.read(asAccount(accountId));
 const summary = (entries: Awaited<ReturnType<typeof logOf>>) => entries.map((e) => [e.type, (e.data as any).via, (e.data as any).credential.name]);
 
 /** Every logged event reached the endpoint exactly once, with a valid signature and the logged data. */

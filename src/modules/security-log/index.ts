@@ -4,7 +4,7 @@ export {
   type CredentialEvent,
   type CredentialEventType,
   type CredentialVia,
-  createEventsService as createEvents,
-  type Events,
+  createSecurityLogService as createSecurityLog,
+  type SecurityLog,
   type SecurityLogEntry,
 } from './service.ts';

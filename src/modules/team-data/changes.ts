@@ -5,9 +5,10 @@
 import { sql } from 'kysely';
 import type { Db } from './repo.ts';
 
-export const TEAM_EVENTS_CHANNEL = 'team_events';
+// The channel keeps its first name: instances of the previous release listen on it during a rolling deploy.
+export const TEAM_CHANGES_CHANNEL = 'team_events';
 
-export interface TeamEvent {
+export interface TeamChange {
   teamId: string;
   kind: 'follow' | 'note' | 'position' | 'stance' | 'targets' | 'dashboard';
   action: 'created' | 'updated' | 'deleted';
@@ -16,14 +17,14 @@ export interface TeamEvent {
   at: string;
 }
 
-export interface TeamEvents {
-  publish(event: TeamEvent): Promise<void>;
+export interface TeamChanges {
+  publish(event: TeamChange): Promise<void>;
 }
 
-export function pgNotifyEvents(db: Db): TeamEvents {
+export function pgNotifyChanges(db: Db): TeamChanges {
   return {
     async publish(event) {
-      await sql`select pg_notify(${TEAM_EVENTS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
+      await sql`select pg_notify(${TEAM_CHANGES_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
     },
   };
 }
