@@ -50,12 +50,14 @@ class CountingLimiter implements Limiter {
   }
 }
 
-function actorWith(scopes: Scope[], team?: { role: Role; features: Feature[]; granted?: Scope[] }): Actor {
+/** `withheld`: scopes the credential was given that the person's role takes away now (verify.ts decides). */
+function actorWith(scopes: Scope[], team?: { role: Role; features: Feature[]; withheld?: Scope[] }): Actor {
   return {
     account: { id: 'a1', email: 'clerk@example.org', name: null },
     team: team ? { id: 't1', name: 'Ward office', role: team.role, features: team.features } : null,
-    credential: { id: 'k1', type: 'api_key', name: 'key', kind: 'scoped', expiresAt: null, ...(team?.granted ? { grantedScopes: team.granted } : {}) },
+    credential: { id: 'k1', type: 'api_key', name: 'key', kind: 'scoped', expiresAt: null },
     scopes,
+    ...(team?.withheld ? { withheld: team.withheld } : {}),
     limitsOwner: team ? { type: 'team', id: 't1' } : { type: 'account', id: 'a1' },
     limits: { requestsPerDay: 5, requestsPerMinute: 60, aiAnswersPerDay: 2 },
   };
@@ -136,7 +138,7 @@ describe('the access refusal', () => {
     assert.equal(await code(actorWith(['public.read']), 'team.stance.set'), 'team_only');
     assert.equal(await code(actorWith(['public.read'], { role: 'owner', features: ['team_data'] }), 'answers.create'), 'scope_missing');
     const member = { role: 'member' as const, features: ['team_data' as const] };
-    assert.equal(await code(actorWith([], { ...member, granted: ['team.positions.write'] }), 'team.stance.set'), 'forbidden', 'granted, but the role cannot');
+    assert.equal(await code(actorWith([], { ...member, withheld: ['team.positions.write'] }), 'team.stance.set'), 'forbidden', 'granted, but the role cannot');
     assert.equal(await code(actorWith([], member), 'team.stance.set'), 'scope_missing');
     assert.equal(await code(actorWith(['team.positions.write'], { role: 'owner', features: [] }), 'team.stance.set'), 'feature_required');
     assert.equal(await code(actorWith(['team.positions.write'], member), 'team.stance.set'), 'forbidden');
