@@ -94,18 +94,17 @@ export async function insertCode(db: Q, row: Omit<CodeRow, 'used_at' | 'grant_id
   await db.insertInto('oauth_codes').values(row).execute();
 }
 
-export async function findCode(db: Q, hash: Buffer): Promise<CodeRow | undefined> {
-  return db.selectFrom('oauth_codes').selectAll().where('hash', '=', hash).executeTakeFirst();
+/**
+ * A code's row, locked until the caller's transaction ends: a redemption holds it while it marks
+ * the code used and issues the grant, so a second redemption waits here and then sees that grant.
+ */
+export async function lockCode(trx: Q, hash: Buffer): Promise<CodeRow | undefined> {
+  return trx.selectFrom('oauth_codes').selectAll().where('hash', '=', hash).forUpdate().executeTakeFirst();
 }
 
-/** Marks a code used, once: false when another redemption got there first. */
-export async function takeCode(db: Q, hash: Buffer, now: Date): Promise<boolean> {
-  const r = await db.updateTable('oauth_codes').set({ used_at: now }).where('hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
-}
-
-export async function setCodeGrant(db: Q, hash: Buffer, grantId: string): Promise<void> {
-  await db.updateTable('oauth_codes').set({ grant_id: grantId }).where('hash', '=', hash).execute();
+/** Marks a code used and records the grant its redemption made; the caller holds the row's lock. */
+export async function useCode(trx: Q, hash: Buffer, now: Date, grantId: string): Promise<void> {
+  await trx.updateTable('oauth_codes').set({ used_at: now, grant_id: grantId }).where('hash', '=', hash).execute();
 }
 
 /** Codes live a minute; those long past their expiry are only clutter. */

@@ -50,25 +50,23 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
     const code = single(body, 'code');
     if (!code || tooLong(code)) throw oauthError('invalid_request', 'code is required.');
     const hash = hashCredential(code);
-    const row = await repo.findCode(db, hash);
     const now = clock.now();
-    if (!row) throw invalidGrant('The authorization code is not valid or has expired.');
-    if (row.used_at) {
-      // RFC 6749 §4.1.2 / OAuth 2.1 §4.1.3: a code used twice revokes what its first use issued,
-      // however late the second use comes.
-      if (row.grant_id) await grants.revokeGrant(row.grant_id, 'its authorization code was used again');
-      throw invalidGrant('The authorization code was already used; the tokens it gave have been revoked.');
-    }
-    if (row.expires_at.getTime() <= now.getTime()) throw invalidGrant('The authorization code is not valid or has expired.');
-    // Bound to the client, the redirect URI and the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.6).
-    if (row.client_id !== client.id) throw invalidGrant('The authorization code was issued to another client.');
-    if (single(body, 'redirect_uri') !== row.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
-    if (!verifierMatches(single(body, 'code_verifier'), row.code_challenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
-    const resource = boundResource(parseResource(body.resource, config.baseUrl), row.resource);
-    const scopes = row.scopes as Scope[];
-    const issued = await db.transaction().execute(async (trx) => {
-      // Two redemptions at once: only one marks the code used; the other is a reuse.
-      if (!(await repo.takeCode(trx, hash, now))) return null;
+    const outcome = await db.transaction().execute(async (trx): Promise<{ issued: Issued } | { replayOf: string | null }> => {
+      // The row stays locked until this transaction ends. A redemption marks the code used and
+      // issues its grant under that lock, so any other redemption of the same code, at this
+      // instance or another, waits here and then finds the code used and the grant recorded.
+      const row = await repo.lockCode(trx, hash);
+      if (!row) throw invalidGrant('The authorization code is not valid or has expired.');
+      // RFC 6749 §4.1.2 / OAuth 2.1 §4.1.3: a code used more than once revokes what its first use
+      // issued, whether this use comes long after or races the first one.
+      if (row.used_at) return { replayOf: row.grant_id };
+      if (row.expires_at.getTime() <= now.getTime()) throw invalidGrant('The authorization code is not valid or has expired.');
+      // Bound to the client, the redirect URI and the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.6).
+      if (row.client_id !== client.id) throw invalidGrant('The authorization code was issued to another client.');
+      if (single(body, 'redirect_uri') !== row.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request.');
+      if (!verifierMatches(single(body, 'code_verifier'), row.code_challenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
+      const resource = boundResource(parseResource(body.resource, config.baseUrl), row.resource);
+      const scopes = row.scopes as Scope[];
       const grant = {
         id: `grt_${crypto.randomUUID()}`,
         client_id: client.id,
@@ -77,12 +75,15 @@ export function createTokenEndpoint(deps: Pick<ModuleDeps, 'db' | 'clock' | 'con
         scopes,
         resource: row.resource,
       };
-      const out = await grants.issueGrant(trx, { grant, isNew: true, accessScopes: scopes, refreshScopes: scopes, resource });
-      await repo.setCodeGrant(trx, hash, grant.id);
-      return out;
+      const issued = await grants.issueGrant(trx, { grant, isNew: true, accessScopes: scopes, refreshScopes: scopes, resource });
+      await repo.useCode(trx, hash, now, grant.id);
+      return { issued };
     });
-    if (!issued) throw invalidGrant('The authorization code was already used.');
-    return present(issued);
+    if ('issued' in outcome) return present(outcome.issued);
+    // The first use has committed (its lock was released): its grant is on the row. Revoked from
+    // the database itself, so the change settles at every instance before this answer goes out.
+    if (outcome.replayOf) await grants.revokeGrant(outcome.replayOf, 'its authorization code was used again');
+    throw invalidGrant('The authorization code was already used; the tokens it gave have been revoked.');
   }
 
   async function refresh(body: Record<string, unknown>): Promise<TokenResponse> {
