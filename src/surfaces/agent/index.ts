@@ -53,7 +53,7 @@ export function agentSurface(ctx: AppContext) {
           error_description: 'Only keys issued by agent registration are revoked here; revoke other keys on the account page.',
         });
       }
-      await keys.revoke({ type: 'account', accountId: actor.account.id }, { id: actor.credential.id, via: 'revocation_endpoint' });
+      await keys.revoke(actor, { id: actor.credential.id, via: 'revocation_endpoint' });
       return noStore(reply).status(200).send({ revoked: true });
     });
   };
