@@ -5,7 +5,6 @@ import { inBackground } from '../kernel/db-budget.ts';
 import type { AppContext } from '../context.ts';
 import { migrate } from '../kernel/migrate.ts';
 import { operator } from '../kernel/actor.ts';
-import { actingOf } from '../modules/accounts/index.ts';
 import type { Command } from './commands.ts';
 
 export interface CommandIo {
@@ -70,7 +69,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { ...(await accounts.teams.setLimits(operator, { teamId: command.team, limits: command.limits })) };
     case 'keys create': {
       const created = await credentials.keys.create({
-        by: actingOf(operator),
+        by: operator,
         accountId: await accountId(command.email),
         name: command.keyName,
         scopes: command.scopes,
@@ -82,7 +81,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { id: created.id, key: created.key };
     }
     case 'keys list': {
-      const keys = await credentials.keys.list(actingOf(operator), {
+      const keys = await credentials.keys.list(operator, {
         ...(command.email ? { accountId: await accountId(command.email) } : {}),
         ...(command.team ? { teamId: command.team } : {}),
         includeRevoked: command.all,
@@ -90,7 +89,7 @@ async function executeCommand(ctx: AppContext, command: Command, io: CommandIo):
       return { keys };
     }
     case 'keys revoke':
-      return { ...(await credentials.keys.revoke(actingOf(operator), { id: command.id })) };
+      return { ...(await credentials.keys.revoke(operator, { id: command.id })) };
     case 'bulk': {
       const manifest = await ctx.services.bulk.export({ onProgress: (line) => io.progress(line) });
       return {

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
-import { actingOf } from '../../src/modules/accounts/index.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
 import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
 import { deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
@@ -95,7 +94,7 @@ for (const backend of ['postgres', 'redis'] as const) {
       const { key, id } = await keyWith({});
       // Each instance has seen the key (and may keep it in memory).
       for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
-      await t.ctx.services.credentials.keys.revoke(actingOf(operator), { id });
+      await t.ctx.services.credentials.keys.revoke(operator, { id });
       for (const i of d.instances) assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
       for (let k = 0; k < 3; k++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 401);
     });

@@ -9,7 +9,6 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import type { CacheChannel } from '../../src/kernel/coherence.ts';
 import { operator } from '../../src/kernel/actor.ts';
-import { actingOf } from '../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { seedPublicData } from '../helpers/seed.ts';
 
@@ -130,7 +129,7 @@ test('revoking one key, or a token that names nothing, leaves every other kept c
     await unheard(sql`update api_keys set revoked_at = now() where id = ${kept.id}`);
     assert.equal((await use(kept.key)).statusCode, 200);
 
-    await t.ctx.services.credentials.keys.revoke(actingOf(operator), { id: revoked.id });
+    await t.ctx.services.credentials.keys.revoke(operator, { id: revoked.id });
     assert.equal((await use(revoked.key)).statusCode, 401, 'the revoked key bites on its next request');
     // RFC 7009 §2.2: an unknown token is answered 200 too; the statement it runs changes no row.
     const bogus = await t.app.inject({

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { operator } from '../../src/kernel/actor.ts';
-import { actingOf } from '../../src/modules/accounts/index.ts';
 import { settlePower } from '../../src/kernel/coherence.ts';
 import { seedPublicData } from '../helpers/seed.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
@@ -78,7 +77,7 @@ test('revoking through the service bites on the very next request', async () => 
   for (let i = 0; i < 5; i++) {
     const { id, key } = await newKey(a);
     assert.equal((await get(a, '/api/v1/sources', key)).statusCode, 200);
-    await a.ctx.services.credentials.keys.revoke(actingOf(operator), { id });
+    await a.ctx.services.credentials.keys.revoke(operator, { id });
     assert.equal((await get(a, '/api/v1/sources', key)).statusCode, 401);
   }
 });
@@ -137,7 +136,7 @@ test('two instances: a revocation or demotion at one bites on the next request a
   for (let i = 0; i < 5; i++) {
     const { id, key } = await newKey(a);
     assert.equal((await get(other, '/api/v1/sources', key)).statusCode, 200);
-    await a.ctx.services.credentials.keys.revoke(actingOf(operator), { id });
+    await a.ctx.services.credentials.keys.revoke(operator, { id });
     assert.equal((await get(other, '/api/v1/sources', key)).statusCode, 401, `attempt ${i + 1}`);
   }
   // A demotion: a team admin's key loses the write scope a member cannot hold.
@@ -170,7 +169,7 @@ test('a writer does not wait forever on an instance that stopped without leaving
   // A row renewed just now that will never acknowledge anything: the writer waits out its lease.
   await sql`insert into cache_peers (id, acked, renewed_at) values ('peer_gone', 0, now())`.execute(a.ctx.db);
   const { id, key } = await newKey(a);
-  await a.ctx.services.credentials.keys.revoke(actingOf(operator), { id });
+  await a.ctx.services.credentials.keys.revoke(operator, { id });
   assert.equal((await get(a, '/api/v1/sources', key)).statusCode, 401);
   await sql`delete from cache_peers where id = 'peer_gone'`.execute(a.ctx.db);
 });

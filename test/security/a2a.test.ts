@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/kernel/clock.ts';
-import { asAccount } from '../../src/modules/accounts/index.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { a2aBindings } from './a2a-cases.ts';
 import { hostileRpcFailures } from './hostile-rpc.ts';
+import { accountActor } from '../helpers/actors.ts';
 
 const clock = new ManualClock();
 const t = await startTestContext({ clock });
@@ -25,7 +25,7 @@ async function keys() {
   const make = (scopes: ('public.read' | 'public.ai' | 'me.follows.read')[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
     credentials.keys.create({ accountId: account.id, name: 'a2a matrix', scopes, ...extra });
   const revoked = await make(['public.ai']);
-  await credentials.keys.revoke(asAccount(account.id), { id: revoked.id });
+  await credentials.keys.revoke(accountActor(account.id), { id: revoked.id });
   const made = {
     valid: (await make(['public.ai'])).key,
     wrongScope: (await make(['public.read', 'me.follows.read'])).key,

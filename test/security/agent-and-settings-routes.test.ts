@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/kernel/clock.ts';
-import { asAccount } from '../../src/modules/accounts/index.ts';
 import { accountActor } from '../helpers/actors.ts';
 import { startTestContext, type TestContext } from '../helpers/context.ts';
 import { signIn } from '../surfaces/v2/team-helpers.ts';
@@ -85,7 +84,7 @@ test('the revocation endpoint refuses no credential, an unknown, revoked or expi
   const person = await t.ctx.services.accounts.create({ email: `sec-r-${crypto.randomUUID()}@example.org` });
   const keys = t.ctx.services.credentials.keys;
   const revoked = await keys.create({ accountId: person.id, name: 'r', scopes: ['public.read', 'public.ai'], kind: 'registration' });
-  await keys.revoke(asAccount(person.id), { id: revoked.id });
+  await keys.revoke(accountActor(person.id), { id: revoked.id });
   const expiring = await keys.create({
     accountId: person.id,
     name: 'e',

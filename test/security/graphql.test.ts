@@ -10,11 +10,11 @@ import { buildSchema } from 'graphql';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import type { Scope } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
-import { asAccount } from '../../src/modules/accounts/index.ts';
 import { errorCatalogue } from '../../src/kernel/errors.ts';
 import { typeDefs } from '../../src/surfaces/graphql/schema.ts';
 import { startTestContext } from '../helpers/context.ts';
 import { graphqlBindings } from './graphql-cases.ts';
+import { accountActor } from '../helpers/actors.ts';
 
 const clock = new ManualClock();
 const t = await startTestContext({ clock });
@@ -31,7 +31,7 @@ async function keys(scopes: Scope[]) {
   const make = (s: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
     credentials.keys.create({ accountId: account.id, name: 'graphql matrix', scopes: s, ...extra });
   const revoked = await make(scopes);
-  await credentials.keys.revoke(asAccount(account.id), { id: revoked.id });
+  await credentials.keys.revoke(accountActor(account.id), { id: revoked.id });
   const made = {
     valid: (await make(scopes)).key,
     wrongScope: (await make(['me.follows.read'])).key,

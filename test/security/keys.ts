@@ -7,8 +7,8 @@ import { type Feature, features } from '../../src/kernel/actor.ts';
 import type { ManualClock } from '../../src/kernel/clock.ts';
 import type { Access, Scope } from '../../src/kernel/access.ts';
 import { operator } from '../../src/kernel/actor.ts';
-import { asAccount } from '../../src/modules/accounts/index.ts';
 import { keyKindFor, otherScopes } from './route-table.ts';
+import { accountActor } from '../helpers/actors.ts';
 
 export interface Keys {
   accountId: string;
@@ -42,7 +42,7 @@ export function securityKeys(ctx: AppContext, clock: ManualClock, label: string)
       const make = async (scopes: Scope[], extra: { expiresAt?: Date; allowedIps?: string[] } = {}) =>
         credentials.keys.create({ accountId, teamId, name: label, scopes, ...extra });
       const revoked = await make(needed);
-      await credentials.keys.revoke(asAccount(accountId), { id: revoked.id });
+      await credentials.keys.revoke(accountActor(accountId), { id: revoked.id });
       const keys: Keys = {
         accountId,
         teamId,

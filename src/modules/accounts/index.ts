@@ -14,7 +14,6 @@ export function createAccounts(deps: ModuleDeps, others: { settlePower: () => Pr
 }
 
 /** Legacy: how the key, OAuth-app and security-log services still name their caller (./acting.ts). */
-export { type AccountActing, type Acting, actingOf, asAccount } from './acting.ts';
 export { canManageMembers } from './policy.ts';
 export {
   type AccountView,

@@ -5,7 +5,7 @@ import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
 import { access } from '../../kernel/access.ts';
 import type { Credentials } from './index.ts';
 import { describeActor, MeSchema } from './me.ts';
-import { keyOperationDefs } from './api-keys/operations.ts';
+import { ApiKey, keyOperationDefs } from './api-keys/operations.ts';
 
 const op = operationsOf<Credentials>();
 
@@ -21,6 +21,22 @@ export const credentialsOperations = {
     input: Type.Object({}),
     output: MeSchema,
     run: (credentials, actor) => describeActor(credentials.limits, actor),
+  }),
+  /**
+   * A key revoking itself (POST /auth/revoke, RFC 7009): only the calling credential, so it needs
+   * no scope; the route refuses credentials that are not registration keys before performing it.
+   */
+  'me.key.revoke-self': op({
+    summary: 'Revoke the calling API key',
+    description: 'The key that makes this request stops working on its next request. Revoking twice is harmless.',
+    tags: ['keys'],
+    private: true,
+    access: access.account,
+    limit: 'none',
+    effect: 'write',
+    input: Type.Object({}, { additionalProperties: false }),
+    output: ApiKey,
+    run: (credentials, actor) => credentials.keys.revoke(actor, { id: actor.credential.id, via: 'revocation_endpoint' }),
   }),
   ...keyOperationDefs,
 } satisfies Record<string, OperationDef<Credentials, any, any>>;

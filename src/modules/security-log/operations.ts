@@ -2,7 +2,6 @@
 // account's Security log page and v2 perform.
 import { Type } from 'typebox';
 import { type OperationDef, operationsOf } from '../../kernel/catalogue.ts';
-import { asAccount } from '../accounts/index.ts';
 import type { SecurityLog } from './index.ts';
 
 const op = operationsOf<SecurityLog>();
@@ -29,6 +28,6 @@ export const securityLogOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(Entry) }),
-    run: async (securityLog, actor, input) => ({ data: await securityLog.read(asAccount(actor.account.id), { limit: input.limit }) }),
+    run: async (securityLog, actor, input) => ({ data: await securityLog.read(actor, { limit: input.limit }) }),
   }),
 } satisfies Record<string, OperationDef<SecurityLog, any, any>>;

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db-schema.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
-import type { AccountActing } from '../accounts/index.ts';
+import type { Caller } from '../../kernel/actor.ts';
 import type { WebhookEvent } from '../webhooks/index.ts';
 
 export type CredentialEventType = 'credential.issued' | 'credential.revoked';
@@ -114,13 +114,13 @@ export function createSecurityLogService(
     },
 
     /** The person's own security log, newest first. */
-    async read(by: AccountActing, options: { limit?: number } = {}): Promise<SecurityLogEntry[]> {
+    async read(by: Caller, options: { limit?: number } = {}): Promise<SecurityLogEntry[]> {
       const limit = options.limit ?? 100;
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AppError('invalid_request', 'limit must be 1-500.');
       const rows = await db
         .selectFrom('security_log')
         .selectAll()
-        .where('account_id', '=', by.accountId)
+        .where('account_id', '=', by.account.id)
         .orderBy('occurred_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

@@ -23,7 +23,7 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 export function agentSurface(ctx: AppContext) {
-  const { registration, keys, verify } = ctx.services.credentials;
+  const { registration, verify } = ctx.services.credentials;
   return async function agent(app: FastifyInstance): Promise<void> {
     app.removeContentTypeParser('text/plain');
     useRenderer(app, ctx, renderAgent);
@@ -53,7 +53,7 @@ export function agentSurface(ctx: AppContext) {
           error_description: 'Only keys issued by agent registration are revoked here; revoke other keys on the account page.',
         });
       }
-      await keys.revoke({ type: 'account', accountId: actor.account.id }, { id: actor.credential.id, via: 'revocation_endpoint' });
+      await ctx.performer.perform(actor, 'me.key.revoke-self', {}, { call: { surface: 'v1' }, count: false });
       return noStore(reply).status(200).send({ revoked: true });
     });
   };

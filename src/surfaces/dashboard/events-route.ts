@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { LiveEvent } from '../../modules/live/index.ts';
-import { teamViewer } from './viewer.ts';
+import { stillTeamViewer, teamViewer } from './viewer.ts';
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -25,10 +25,7 @@ export function eventsRoute(ctx: AppContext, options: { heartbeatMs?: number } =
       const remove = await hub.add({
         teamId: v.teamId,
         accountId: v.actor.account.id,
-        async stillAllowed() {
-          if (!(await ctx.services.sessions.resolve(v.token))) return false;
-          return (await ctx.services.accounts.members.roleOf(v.teamId, v.actor.account.id)) !== null;
-        },
+        stillAllowed: () => stillTeamViewer(ctx, v.token, v.teamId),
         deliver(event: LiveEvent) {
           const { kind, action, id, at } = event;
           write(`event: team\ndata: ${JSON.stringify({ kind, action, id, at })}\n\n`);

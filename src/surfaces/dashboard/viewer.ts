@@ -102,3 +102,20 @@ export async function all<T>(list: (cursor: string | undefined) => Promise<{ dat
   }
   return out;
 }
+
+/**
+ * Whether the session behind `token` still passes teamViewer's gate for this team (the live
+ * stream asks on every change of access): signed in, and one of the team. Anything else it is
+ * not, as the pages answer 404.
+ */
+export async function stillTeamViewer(ctx: AppContext, token: string, teamId: string): Promise<boolean> {
+  const session = await ctx.services.credentials.verifySession(token);
+  if (!session) return false;
+  return ctx.services.credentials.actingForTeam(session, teamId).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return false;
+      throw error;
+    },
+  );
+}

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { operator } from '../../../src/kernel/actor.ts';
-import { actingOf, asAccount } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from './helpers.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 before(async () => {
@@ -29,10 +29,10 @@ describe('making keys', () => {
     const stored = JSON.stringify(row, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('latin1') : v));
     assert.ok(!stored.includes(created.key.slice(4)), 'the key value must not be stored');
     // Nor is it returned again.
-    const listed = await keys().list(asAccount(a.id), { accountId: a.id });
+    const listed = await keys().list(accountActor(a.id), { accountId: a.id });
     assert.equal(listed.length, 1);
     assert.ok(!JSON.stringify(listed).includes(created.key.slice(4)));
-    assert.ok(!JSON.stringify(await keys().get(actingOf(operator), created.id)).includes(created.key.slice(4)));
+    assert.ok(!JSON.stringify(await keys().get(operator, created.id)).includes(created.key.slice(4)));
     assert.deepEqual(Object.keys(listed[0]!).sort(), [
       'allowedIps',
       'createdAt',
@@ -84,9 +84,9 @@ describe('making keys', () => {
     await rejectsWith(keys().create({ accountId: member.id, teamId: team.id, name: 'm', scopes: ['team.notes.read'] }), 'forbidden');
     await rejectsWith(keys().create({ accountId: outsider.id, teamId: team.id, name: 'o', scopes: ['team.notes.read'] }), 'not_found');
     // The operator cannot make one for a member either: it is a rule of the key, not of who asks.
-    await rejectsWith(keys().create({ by: actingOf(operator), accountId: member.id, teamId: team.id, name: 'm', scopes: ['public.read'] }), 'forbidden');
+    await rejectsWith(keys().create({ by: operator, accountId: member.id, teamId: team.id, name: 'm', scopes: ['public.read'] }), 'forbidden');
     await keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['team.positions.write'] });
-    await keys().create({ by: actingOf(operator), accountId: admin.id, teamId: team.id, name: 'a', scopes: ['team.follows.write'] });
+    await keys().create({ by: operator, accountId: admin.id, teamId: team.id, name: 'a', scopes: ['team.follows.write'] });
     // people.private.read needs the offices feature.
     await rejectsWith(
       keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['people.private.read'] }),
@@ -100,8 +100,8 @@ describe('making keys', () => {
   test('an account makes keys only for itself', async () => {
     const a = await makeAccount(t);
     const b = await makeAccount(t);
-    await rejectsWith(keys().create({ by: asAccount(b.id), accountId: a.id, name: 'x', scopes: ['public.read'] }), 'forbidden');
-    await rejectsWith(keys().create({ by: actingOf(operator), accountId: 'acc_missing', name: 'x', scopes: ['public.read'] }), 'not_found');
+    await rejectsWith(keys().create({ by: accountActor(b.id), accountId: a.id, name: 'x', scopes: ['public.read'] }), 'forbidden');
+    await rejectsWith(keys().create({ by: operator, accountId: 'acc_missing', name: 'x', scopes: ['public.read'] }), 'not_found');
   });
 
   test('expiry must be a future ISO 8601 date-time', async () => {
@@ -132,7 +132,7 @@ describe('managing keys', () => {
   test('rename, change expiry and allowed IPs, then revoke; a revoked key cannot be changed', async () => {
     const a = await makeAccount(t);
     const { id } = await keys().create({ accountId: a.id, name: 'old', scopes: ['public.read'] });
-    const me = asAccount(a.id);
+    const me = accountActor(a.id);
     assert.equal((await keys().rename(me, { id, name: 'new' })).name, 'new');
     assert.equal((await keys().setExpiry(me, { id, expiresAt: '2998-05-01' })).expiresAt, '2998-05-01T00:00:00.000Z');
     assert.equal((await keys().setExpiry(me, { id, expiresAt: null })).expiresAt, null);
@@ -151,20 +151,20 @@ describe('managing keys', () => {
     const stranger = await makeAccount(t);
     const ownersKey = await keys().create({ accountId: owner.id, teamId: team.id, name: 'owner key', scopes: ['team.notes.read'] });
     const personal = await keys().create({ accountId: owner.id, name: 'personal', scopes: ['public.read'] });
-    const seenByAdmin = await keys().list(asAccount(admin.id), { teamId: team.id });
+    const seenByAdmin = await keys().list(accountActor(admin.id), { teamId: team.id });
     assert.deepEqual(
       seenByAdmin.map((k) => k.id),
       [ownersKey.id],
     );
     assert.deepEqual(seenByAdmin[0]!.owner, { type: 'team', teamId: team.id, teamName: team.name });
-    await rejectsWith(keys().list(asAccount(member.id), { teamId: team.id }), 'not_found');
-    await rejectsWith(keys().get(asAccount(stranger.id), ownersKey.id), 'not_found');
-    await rejectsWith(keys().revoke(asAccount(member.id), { id: ownersKey.id }), 'not_found');
+    await rejectsWith(keys().list(accountActor(member.id), { teamId: team.id }), 'not_found');
+    await rejectsWith(keys().get(accountActor(stranger.id), ownersKey.id), 'not_found');
+    await rejectsWith(keys().revoke(accountActor(member.id), { id: ownersKey.id }), 'not_found');
     // The team's admins have no say over the owner's personal keys.
-    await rejectsWith(keys().revoke(asAccount(admin.id), { id: personal.id }), 'not_found');
-    assert.equal((await keys().rename(asAccount(admin.id), { id: ownersKey.id, name: 'renamed by admin' })).name, 'renamed by admin');
-    assert.equal((await keys().revoke(asAccount(admin.id), { id: ownersKey.id })).revokedReason, 'revoked by a team owner or admin');
-    await rejectsWith(keys().revoke(actingOf(operator), { id: 'key_missing' }), 'not_found');
+    await rejectsWith(keys().revoke(accountActor(admin.id), { id: personal.id }), 'not_found');
+    assert.equal((await keys().rename(accountActor(admin.id), { id: ownersKey.id, name: 'renamed by admin' })).name, 'renamed by admin');
+    assert.equal((await keys().revoke(accountActor(admin.id), { id: ownersKey.id })).revokedReason, 'revoked by a team owner or admin');
+    await rejectsWith(keys().revoke(operator, { id: 'key_missing' }), 'not_found');
   });
 
   test('removing a member revokes the team keys they made, in the same change', async () => {
@@ -173,10 +173,10 @@ describe('managing keys', () => {
     const adminsPersonal = await keys().create({ accountId: admin.id, name: 'p', scopes: ['public.read'] });
     const ownersKey = await keys().create({ accountId: owner.id, teamId: team.id, name: 'o', scopes: ['team.notes.read'] });
     await t.ctx.services.accounts.members.remove(operator, { teamId: team.id, accountId: admin.id });
-    const gone = await keys().get(actingOf(operator), adminsTeamKey.id);
+    const gone = await keys().get(operator, adminsTeamKey.id);
     assert.ok(gone.revokedAt);
     assert.equal(gone.revokedReason, 'its creator left the team');
-    assert.equal((await keys().get(actingOf(operator), adminsPersonal.id)).revokedAt, null);
-    assert.equal((await keys().get(actingOf(operator), ownersKey.id)).revokedAt, null);
+    assert.equal((await keys().get(operator, adminsPersonal.id)).revokedAt, null);
+    assert.equal((await keys().get(operator, ownersKey.id)).revokedAt, null);
   });
 });

@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { access, requireAccess } from '../../../src/kernel/access.ts';
 import { operator } from '../../../src/kernel/actor.ts';
-import { actingOf } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from './helpers.ts';
 
@@ -31,7 +30,7 @@ describe('refusals', () => {
     }
     const revoked = await keys().create({ accountId: a.id, name: 'r', scopes: ['public.read'] });
     await verify(revoked.key);
-    await keys().revoke(actingOf(operator), { id: revoked.id });
+    await keys().revoke(operator, { id: revoked.id });
     await rejectsWith(verify(revoked.key), 'unauthorized', /revoked/);
 
     const expiring = await keys().create({ accountId: a.id, name: 'e', scopes: ['public.read'], expiresAt: '2030-03-01T13:00:00Z' });
@@ -39,7 +38,7 @@ describe('refusals', () => {
     clock.advance(60 * 60 * 1000);
     await rejectsWith(verify(expiring.key), 'unauthorized', /expired/);
     // A new expiry set later brings it back.
-    await keys().setExpiry(actingOf(operator), { id: expiring.id, expiresAt: '2031-01-01T00:00:00Z' });
+    await keys().setExpiry(operator, { id: expiring.id, expiresAt: '2031-01-01T00:00:00Z' });
     await verify(expiring.key);
     // The challenge names the surface the request came to.
     const mcp = await rejectsWith(t.ctx.services.credentials.verify({ token: revoked.key, ip: '::1', surface: 'mcp' }), 'unauthorized');
@@ -72,9 +71,9 @@ describe('allowed IPs', () => {
     const { id, key } = await keys().create({ accountId: a.id, name: 'm', scopes: ['public.read'], allowedIps: ['::ffff:192.0.2.0/120'] });
     await verify(key, '192.0.2.200');
     await rejectsWith(verify(key, '192.0.3.1'), 'ip_not_allowed');
-    await keys().setAllowedIps(actingOf(operator), { id, allowedIps: ['192.0.3.0/24'] });
+    await keys().setAllowedIps(operator, { id, allowedIps: ['192.0.3.0/24'] });
     await verify(key, '192.0.3.1');
-    await keys().setAllowedIps(actingOf(operator), { id, allowedIps: [] });
+    await keys().setAllowedIps(operator, { id, allowedIps: [] });
     await verify(key, '2001:db8::99');
   });
 });
@@ -171,7 +170,7 @@ describe('last used', () => {
   test('is recorded on use, at most once a minute', async () => {
     const a = await makeAccount(t);
     const { id, key } = await keys().create({ accountId: a.id, name: 'u', scopes: ['public.read'] });
-    const lastUsed = async () => (await keys().get(actingOf(operator), id)).lastUsedAt;
+    const lastUsed = async () => (await keys().get(operator, id)).lastUsedAt;
     assert.equal(await lastUsed(), null);
     await verify(key);
     const first = clock.now().toISOString();

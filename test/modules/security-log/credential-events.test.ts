@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseCommandLine } from '../../../src/cli/commands.ts';
 import { execute } from '../../../src/cli/execute.ts';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { startWorkers } from '../../../src/workers.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { mintOAuthTokens } from '../../helpers/oauth.ts';
@@ -39,7 +38,7 @@ async function personWithHook(name: string) {
   return { account, path };
 }
 
-const logOf = (accountId: string) => t.ctx.services.securityLog.read(asAccount(accountId));
+const logOf = (accountId: string) => t.ctx.services.securityLog.read(accountActor(accountId));
 const summary = (entries: Awaited<ReturnType<typeof logOf>>) => entries.map((e) => [e.type, (e.data as any).via, (e.data as any).credential.name]);
 
 /** Every logged event reached the endpoint exactly once, with a valid signature and the logged data. */
@@ -65,11 +64,11 @@ test('a key made and revoked on the account page: credential.issued then credent
   browser.jar.set('ct_session', await signIn(t, account.email));
   const made = await browser.submit('/account', '/account/keys', { name: 'laptop', owner: 'personal', scopes: ['public.read'] });
   assert.equal(made.status, 201);
-  const [key] = await t.ctx.services.credentials.keys.list(asAccount(account.id), { accountId: account.id });
+  const [key] = await t.ctx.services.credentials.keys.list(accountActor(account.id), { accountId: account.id });
   const revoked = await browser.submit('/account', `/account/keys/${key!.id}/revoke`, {});
   assert.equal(revoked.status, 303);
   // Revoking again changes nothing and emits nothing.
-  await t.ctx.services.credentials.keys.revoke(asAccount(account.id), { id: key!.id });
+  await t.ctx.services.credentials.keys.revoke(accountActor(account.id), { id: key!.id });
   const log = await logOf(account.id);
   assert.deepEqual(summary(log), [
     ['credential.revoked', 'website', 'laptop'],
@@ -108,7 +107,7 @@ test("a team owner revoking a member's team key, and a creator leaving the team,
   await accounts.members.add(accountActor(owner.account.id), { teamId, accountId: admin.account.id, role: 'admin' });
   const one = await credentials.keys.create({ accountId: admin.account.id, name: 'team one', scopes: ['public.read'], teamId });
   await credentials.keys.create({ accountId: admin.account.id, name: 'team two', scopes: ['public.read'], teamId });
-  await credentials.keys.revoke(asAccount(owner.account.id), { id: one.id });
+  await credentials.keys.revoke(accountActor(owner.account.id), { id: one.id });
   await accounts.members.remove(accountActor(owner.account.id), { teamId, accountId: admin.account.id });
   const log = summary(await logOf(admin.account.id));
   assert.deepEqual(log, [
@@ -128,8 +127,8 @@ test('an OAuth grant issued, refreshed and disconnected is issued, issued and re
   const oauth = t.ctx.services.oauth;
   const tokens = await mintOAuthTokens(t.ctx, { accountId: person.account.id, teamId: null, scopes: ['public.read'] });
   await oauth.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id });
-  const [app] = await oauth.connectedApps(asAccount(person.account.id), { accountId: person.account.id });
-  await oauth.disconnect(asAccount(person.account.id), app!.id);
+  const [app] = await oauth.connectedApps(accountActor(person.account.id), { accountId: person.account.id });
+  await oauth.disconnect(accountActor(person.account.id), app!.id);
   const log = await logOf(person.account.id);
   assert.deepEqual(
     log.map((e) => [e.type, (e.data as any).via, (e.data as any).credential.type, (e.data as any).credential.kind, (e.data as any).credential.name]),

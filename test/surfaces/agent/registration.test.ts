@@ -8,10 +8,10 @@ import { after, before, test } from 'node:test';
 import { freePort } from '../../helpers/free-port.ts';
 import { type Browser, chromium } from 'playwright-core';
 import { ManualClock } from '../../../src/kernel/clock.ts';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { until } from '../../helpers/service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../../helpers/smtp.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 let smtp: SmtpReceiver;
@@ -135,7 +135,7 @@ test('approve in the browser, then the key is claimed exactly once; polling foll
   const key = got.body.api_key as string;
   const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(me.status, 200);
-  const listed = await t.ctx.services.credentials.keys.list(asAccount(account.id), { accountId: account.id });
+  const listed = await t.ctx.services.credentials.keys.list(accountActor(account.id), { accountId: account.id });
   assert.equal(listed.length, 1);
   assert.equal(listed[0]!.kind, 'registration');
   assert.deepEqual(listed[0]!.scopes, ['public.read', 'public.ai']);
@@ -150,7 +150,7 @@ test('approve in the browser, then the key is claimed exactly once; polling foll
   const revoked = await post('/agent/auth/revoke', undefined, { authorization: `Bearer ${key}` });
   assert.equal(revoked.status, 200);
   assert.equal((await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
-  const log = await t.ctx.services.securityLog.read(asAccount(account.id));
+  const log = await t.ctx.services.securityLog.read(accountActor(account.id));
   assert.deepEqual(
     log.map((e) => [e.type, (e.data as { via: string }).via]),
     [

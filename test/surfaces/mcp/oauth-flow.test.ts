@@ -16,12 +16,13 @@ import {
   type StoredOAuthTokens,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { asAccount } from '../../../src/modules/accounts/index.ts';
+
 import { freshDatabase } from '../../helpers/context.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { seedPublicData } from '../../helpers/seed.ts';
 import { startService, type TestService } from '../../helpers/service.ts';
 import { csrfOf, linkIn } from '../web/browser.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let service: TestService;
@@ -221,7 +222,7 @@ test('the SDK client goes from the 401 on /mcp to a working token bound to /mcp'
   // RFC 8707 §2: the grant is bound to the MCP surface, and the token is refused elsewhere.
   const account = await service.ctx.services.accounts.findByEmail(email);
   assert.ok(account);
-  const apps = await service.ctx.services.oauth.connectedApps(asAccount(account.id), { accountId: account.id });
+  const apps = await service.ctx.services.oauth.connectedApps(accountActor(account.id), { accountId: account.id });
   assert.deepEqual(
     apps.map((a) => [a.clientId, a.resource]),
     [[provider.client.client_id, 'mcp']],

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { operator } from '../../../src/kernel/actor.ts';
-import { actingOf } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 const clock = new ManualClock('2030-06-15T08:00:00Z');
@@ -57,7 +56,7 @@ test('revoked and expired keys are 401 with WWW-Authenticate; a key outside its 
   const { accounts, credentials } = t.ctx.services;
   const a = await accounts.create({ email: 'me-refused@example.org' });
   const revoked = await credentials.keys.create({ accountId: a.id, name: 'r', scopes: ['public.read'] });
-  await credentials.keys.revoke(actingOf(operator), { id: revoked.id });
+  await credentials.keys.revoke(operator, { id: revoked.id });
   const expiring = await credentials.keys.create({ accountId: a.id, name: 'e', scopes: ['public.read'], expiresAt: '2030-06-15T09:00:00Z' });
   const fenced = await credentials.keys.create({ accountId: a.id, name: 'f', scopes: ['public.read'], allowedIps: ['192.0.2.0/24', '2001:db8::/32'] });
 

@@ -10,6 +10,7 @@ import { operator } from '../../../src/kernel/actor.ts';
 import { grantableScopes } from '../../../src/modules/credentials/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from '../../modules/credentials/helpers.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 let team: Awaited<ReturnType<typeof makeTeam>>;
@@ -107,7 +108,7 @@ test('an admin makes, changes and revokes a team key; a member is 403 forbidden 
   assert.equal(revoked.statusCode, 200, revoked.body);
   assert.ok(revoked.json().revokedAt);
   assert.equal((await call(key, 'GET', '/me')).statusCode, 401, 'a revoked key stops working');
-  const log = await t.ctx.services.securityLog.read({ type: 'account', accountId: team.admin.id });
+  const log = await t.ctx.services.securityLog.read(accountActor(team.admin.id));
   assert.match(log[0]!.summary, /through the API/);
 });
 
@@ -115,7 +116,7 @@ test("another team's key is 404 for every route that names it, and nothing chang
   const { id } = await t.ctx.services.credentials.keys.create({ accountId: other.owner.id, teamId: other.team.id, name: 'theirs', scopes: ['public.read'] });
   assert.equal((await call(keyOf.owner, 'PATCH', `/team/keys/${id}`, { name: 'mine now' })).statusCode, 404);
   assert.equal((await call(keyOf.owner, 'DELETE', `/team/keys/${id}`)).json().error.code, 'not_found');
-  const still = await t.ctx.services.credentials.keys.get({ type: 'operator' }, id);
+  const still = await t.ctx.services.credentials.keys.get(operator, id);
   assert.equal(still.name, 'theirs');
   assert.equal(still.revokedAt, null);
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { operator } from '../../../src/kernel/actor.ts';
-import { actingOf, asAccount } from '../../../src/modules/accounts/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Browser, csrfOf, signInViaOutbox } from './browser.ts';
+import { accountActor } from '../../helpers/actors.ts';
 
 let t: TestContext;
 let teamId: string;
@@ -29,8 +29,8 @@ after(async () => {
 });
 
 const teamPage = () => `/dashboard/${teamId}/settings/api-keys`;
-const teamKeys = () => t.ctx.services.credentials.keys.list(actingOf(operator), { teamId });
-const ownKeys = (who: string) => t.ctx.services.credentials.keys.list(actingOf(operator), { accountId: ids[who]! });
+const teamKeys = () => t.ctx.services.credentials.keys.list(operator, { teamId });
+const ownKeys = (who: string) => t.ctx.services.credentials.keys.list(operator, { accountId: ids[who]! });
 
 function keyValueIn(body: string): string {
   const m = /ctk_[0-9A-Za-z]{32}/.exec(body);
@@ -123,14 +123,14 @@ test("a member sees only their own keys; an admin sees and revokes a member's te
   const adminKey = (await teamKeys()).find((k) => k.name === 'Newsroom bot')!;
   const refused = await browsers.member!.post(`${teamPage()}/${adminKey.id}/revoke`, { _csrf: csrfOf(memberView.body) });
   assert.equal(refused.status, 404);
-  assert.equal((await credentials.keys.get(actingOf(operator), adminKey.id)).revokedAt, null);
+  assert.equal((await credentials.keys.get(operator, adminKey.id)).revokedAt, null);
 
   const adminView = await browsers.admin!.get(teamPage());
   assert.match(adminView.body, /member team key/);
   assert.match(adminView.body, /member@example\.org/, 'the admin sees who made it');
   const revoked = await browsers.admin!.post(`${teamPage()}/${made.id}/revoke`, { _csrf: csrfOf(adminView.body) });
   assert.equal(revoked.status, 303);
-  assert.ok((await credentials.keys.get(actingOf(operator), made.id)).revokedAt);
+  assert.ok((await credentials.keys.get(operator, made.id)).revokedAt);
   assert.doesNotMatch((await browsers.admin!.get(teamPage())).body, /member team key/);
 });
 
@@ -188,7 +188,7 @@ test('rename, change expiry and allowed IPs, revoke through the account page', a
   assert.equal((await b.post(`/account/keys/${id}/rename`, { _csrf: csrf, name: 'new name' })).status, 303);
   assert.equal((await b.post(`/account/keys/${id}/expiry`, { _csrf: csrf, expires: '2098-05-01' })).status, 303);
   assert.equal((await b.post(`/account/keys/${id}/allowed-ips`, { _csrf: csrf, allowed_ips: '198.51.100.0/24' })).status, 303);
-  let key = await credentials.keys.get(actingOf(operator), id);
+  let key = await credentials.keys.get(operator, id);
   assert.equal(key.name, 'new name');
   assert.equal(key.expiresAt, '2098-05-01T00:00:00.000Z');
   assert.deepEqual(key.allowedIps, ['198.51.100.0/24']);
@@ -196,12 +196,12 @@ test('rename, change expiry and allowed IPs, revoke through the account page', a
   const bad = await b.post(`/account/keys/${id}/allowed-ips`, { _csrf: csrf, allowed_ips: 'not-an-ip' });
   assert.equal(bad.status, 400);
   assert.match(bad.body, /not-an-ip/);
-  assert.deepEqual((await credentials.keys.get(actingOf(operator), id)).allowedIps, ['198.51.100.0/24']);
+  assert.deepEqual((await credentials.keys.get(operator, id)).allowedIps, ['198.51.100.0/24']);
 
   assert.equal((await b.post(`/account/keys/${id}/expiry`, { _csrf: csrf, expires: '' })).status, 303);
-  assert.equal((await credentials.keys.get(actingOf(operator), id)).expiresAt, null);
+  assert.equal((await credentials.keys.get(operator, id)).expiresAt, null);
   assert.equal((await b.post(`/account/keys/${id}/revoke`, { _csrf: csrf })).status, 303);
-  key = await credentials.keys.get(actingOf(operator), id);
+  key = await credentials.keys.get(operator, id);
   assert.ok(key.revokedAt);
 });
 
@@ -216,7 +216,7 @@ test('key changes without a valid CSRF token are 403 and change nothing', async 
     assert.equal((await b.post(`/account/keys/${id}/rename`, { ...form, name: 'hijacked' })).status, 403);
     assert.equal((await b.post('/account/keys', { ...form, name: 'forged', owner: 'personal', scopes: 'public.read' })).status, 403);
   }
-  const key = await credentials.keys.get(actingOf(operator), id);
+  const key = await credentials.keys.get(operator, id);
   assert.equal(key.name, 'csrf target');
   assert.equal(key.revokedAt, null);
   assert.equal(
@@ -234,11 +234,11 @@ test("another team's pages and keys are 404", async () => {
     name: 'theirs',
     scopes: ['public.read'],
     teamId: otherTeamId,
-    by: asAccount(ids.stranger!),
+    by: accountActor(ids.stranger!),
   });
   const csrf = csrfOf((await b.get(teamPage())).body);
   assert.equal((await b.post(`${teamPage()}/${id}/revoke`, { _csrf: csrf })).status, 404);
-  assert.equal((await t.ctx.services.credentials.keys.get(actingOf(operator), id)).revokedAt, null);
+  assert.equal((await t.ctx.services.credentials.keys.get(operator, id)).revokedAt, null);
 });
 
 test('signed-out visitors are sent to the sign-in page', async () => {

@@ -8,7 +8,6 @@ import type { Actor } from '../../../kernel/actor.ts';
 import { type Call, type OperationDef, operationsOf } from '../../../kernel/catalogue.ts';
 import { type Access, allScopes } from '../../../kernel/access.ts';
 import { ListOf, Nullable, PageQuery } from '../../../kernel/schema.ts';
-import { asAccount } from '../../accounts/index.ts';
 import type { CredentialVia } from '../../security-log/index.ts';
 import type { Credentials } from '../index.ts';
 import type { KeyContext } from './service.ts';
@@ -103,7 +102,7 @@ function keyOperations(who: 'me' | 'team') {
         'Newest first; paged by `limit` and `cursor`. Lists never show a key’s value, only its prefix.',
       input: PageQuery({}),
       output: ListOf(ApiKey),
-      run: (c, actor, q) => c.keys.page(asAccount(actor.account.id), within(actor, who), q),
+      run: (c, actor, q) => c.keys.page(actor, within(actor, who), q),
     }),
     create: op({
       ...common,
@@ -118,7 +117,7 @@ function keyOperations(who: 'me' | 'team') {
       run: (c, actor, input, call) =>
         c.keys.create({
           accountId: actor.account.id,
-          by: asAccount(actor.account.id),
+          by: actor,
           teamId: who === 'team' ? actor.team!.id : null,
           name: input.name,
           scopes: input.scopes,
@@ -136,7 +135,7 @@ function keyOperations(who: 'me' | 'team') {
       description: 'A revoked key cannot be changed (400). Another team’s or person’s key is 404.',
       input: Update,
       output: ApiKey,
-      run: (c, actor, input) => c.keys.update(asAccount(actor.account.id), { id: input.id, within: within(actor, who) }, input.change),
+      run: (c, actor, input) => c.keys.update(actor, { id: input.id, within: within(actor, who) }, input.change),
     }),
     revoke: op({
       ...common,
@@ -146,7 +145,7 @@ function keyOperations(who: 'me' | 'team') {
       description: 'It stops working on its next request. Revoking twice is harmless: the first revocation and its reason stay.',
       input: ById,
       output: ApiKey,
-      run: (c, actor, input, call) => c.keys.revoke(asAccount(actor.account.id), { id: input.id, within: within(actor, who), via: viaOf(call) }),
+      run: (c, actor, input, call) => c.keys.revoke(actor, { id: input.id, within: within(actor, who), via: viaOf(call) }),
     }),
   };
 }

@@ -1,9 +1,8 @@
 // Who may make, see and change which API keys, and which scopes a key may hold (decisions.md,
 // "Credentials"; spec "Resources: API key"). Pure functions over facts the service looked up.
-import type { Feature, Role } from '../../../kernel/actor.ts';
+import { type Caller, type Feature, isOperator, type Role } from '../../../kernel/actor.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import { legacyScopes, type Scope, scopeFitsKeyKind } from '../../../kernel/access.ts';
-import type { Acting } from '../../accounts/index.ts';
 import { grantableScopes } from '../grantable.ts';
 
 export interface TeamFacts {
@@ -13,14 +12,14 @@ export interface TeamFacts {
 }
 
 /** An account makes keys for itself; the operator may make one for any account. */
-export function requireCreator(by: Acting, creatorAccountId: string): void {
-  if (by.type === 'account' && by.accountId !== creatorAccountId) throw new AppError('forbidden', 'You can only make keys for your own account.');
+export function requireCreator(by: Caller, creatorAccountId: string): void {
+  if (!isOperator(by) && by.account.id !== creatorAccountId) throw new AppError('forbidden', 'You can only make keys for your own account.');
 }
 
 /** Only team owners and admins make team keys. */
-export function requireTeamKeyMaker(by: Acting, team: TeamFacts): void {
+export function requireTeamKeyMaker(by: Caller | 'self', team: TeamFacts): void {
   // To an account outside the team, the team does not exist.
-  if (team.role === null && by.type === 'account') throw new AppError('not_found', 'No such team.');
+  if (team.role === null && (by === 'self' || !isOperator(by))) throw new AppError('not_found', 'No such team.');
   if (team.role !== 'owner' && team.role !== 'admin') throw new AppError('forbidden', 'Only team owners and admins can make team keys.');
 }
 
@@ -57,9 +56,9 @@ export function requireGrantableScopes(scopes: readonly Scope[], team: TeamFacts
  * Who may see, edit and revoke a key: its creator, the owners and admins of its team, and the
  * operator. Anyone else is told it does not exist.
  */
-export function canManageKey(by: Acting, key: { accountId: string; teamId: string | null }, callerTeamRole: Role | null): boolean {
-  if (by.type === 'operator') return true;
-  if (by.accountId === key.accountId) return true;
+export function canManageKey(by: Caller, key: { accountId: string; teamId: string | null }, callerTeamRole: Role | null): boolean {
+  if (isOperator(by)) return true;
+  if (by.account.id === key.accountId) return true;
   return key.teamId !== null && (callerTeamRole === 'owner' || callerTeamRole === 'admin');
 }
 
@@ -69,6 +68,6 @@ export function canMakeTeamKeys(role: Role | null): boolean {
 }
 
 /** Listing every key of a team: its owners and admins, and the operator. */
-export function canListTeamKeys(by: Acting, callerTeamRole: Role | null): boolean {
-  return by.type === 'operator' || callerTeamRole === 'owner' || callerTeamRole === 'admin';
+export function canListTeamKeys(by: Caller, callerTeamRole: Role | null): boolean {
+  return isOperator(by) || callerTeamRole === 'owner' || callerTeamRole === 'admin';
 }

@@ -5,9 +5,9 @@ import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Scope } from '../../../kernel/access.ts';
 import type { Page, PageInput } from '../../../kernel/schema.ts';
-import type { AccountActing, Accounts, Acting } from '../../accounts/index.ts';
+import { type Caller, isOperator } from '../../../kernel/actor.ts';
+import type { Accounts } from '../../accounts/index.ts';
 import type { CredentialEvent, CredentialVia } from '../../security-log/index.ts';
-import { asAccount } from '../../accounts/index.ts';
 import { grantableScopes } from '../grantable.ts';
 import { hashCredential, newApiKeyValue, SHOWN_PREFIX_LENGTH } from '../token.ts';
 import * as policy from './policy.ts';
@@ -25,8 +25,8 @@ export interface CreateKeyInput {
   expiresAt?: string | Date | null;
   allowedIps?: readonly string[];
   kind?: 'scoped' | 'registration';
-  /** Who asks; by default the account itself. */
-  by?: Acting;
+  /** Who asks; omitted: the account itself, with no credential (a registration being claimed). */
+  by?: Caller;
   /** Where it is issued, for the credential event (default: the website, or operator for the operator). */
   via?: CredentialVia;
   /** Made by another credential: the scopes it holds, which the new key may not exceed. */
@@ -76,23 +76,23 @@ export function keyCredential(row: {
   };
 }
 
-const viaOf = (by: Acting, via: CredentialVia | undefined): CredentialVia => via ?? (by.type === 'operator' ? 'operator' : 'website');
+const viaOf = (by: Caller | 'self', via: CredentialVia | undefined): CredentialVia => via ?? (by !== 'self' && isOperator(by) ? 'operator' : 'website');
 
 /** `settlePower` runs after a key's change commits, so it bites on the key's next request everywhere. */
 export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: Accounts, settlePower: () => Promise<void>, emit: EmitCredentialEvent) {
   const { db, clock } = deps;
 
   /** The key as the caller may see it; anyone else's key does not exist for them. */
-  async function manageable(by: Acting, id: string, within?: KeyContext) {
+  async function manageable(by: Caller, id: string, within?: KeyContext) {
     const row = await repo.findKey(db, id);
     if (!row) throw notFound();
     if (within && ('teamId' in within ? row.team_id !== within.teamId : row.account_id !== within.accountId)) throw notFound();
-    const callerRole = by.type === 'account' && row.team_id ? await accounts.members.roleOf(row.team_id, by.accountId) : null;
+    const callerRole = !isOperator(by) && row.team_id ? await accounts.members.roleOf(row.team_id, by.account.id) : null;
     if (!policy.canManageKey(by, { accountId: row.account_id, teamId: row.team_id }, callerRole)) throw notFound();
     return row;
   }
 
-  async function change(by: Acting, ref: KeyRef, set: Parameters<typeof repo.updateKey>[2]): Promise<ApiKeyView> {
+  async function change(by: Caller, ref: KeyRef, set: Parameters<typeof repo.updateKey>[2]): Promise<ApiKeyView> {
     const { id } = ref;
     const row = await manageable(by, id, ref.within);
     if (row.revoked_at) throw new AppError('invalid_request', 'This key is revoked; make a new one.');
@@ -103,13 +103,13 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
 
   return {
     async create(input: CreateKeyInput): Promise<CreatedKey> {
-      const by = input.by ?? asAccount(input.accountId);
+      const by = input.by ?? 'self';
       const kind = input.kind ?? 'scoped';
       const name = parseKeyName(input.name);
       const scopes: Scope[] | null = input.scopes === null ? null : parseScopes(input.scopes);
       const expiresAt = parseExpiry(input.expiresAt, clock.now());
       const allowedIps = parseAllowedIps(input.allowedIps ?? []);
-      policy.requireCreator(by, input.accountId);
+      if (by !== 'self') policy.requireCreator(by, input.accountId);
       await accounts.get(input.accountId);
       let team = null;
       if (input.teamId) {
@@ -142,11 +142,11 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     },
 
     /** An account's own keys (personal and the team keys it made), or every key of a team. */
-    async list(by: Acting, filter: { accountId?: string; teamId?: string; includeRevoked?: boolean }): Promise<ApiKeyView[]> {
+    async list(by: Caller, filter: { accountId?: string; teamId?: string; includeRevoked?: boolean }): Promise<ApiKeyView[]> {
       if (!filter.accountId && !filter.teamId) throw new AppError('invalid_request', 'List the keys of an account or of a team.');
-      if (filter.accountId && by.type === 'account' && by.accountId !== filter.accountId && !filter.teamId) throw notFound();
+      if (filter.accountId && !isOperator(by) && by.account.id !== filter.accountId && !filter.teamId) throw notFound();
       if (filter.teamId) {
-        const role = by.type === 'account' ? await accounts.members.roleOf(filter.teamId, by.accountId) : null;
+        const role = isOperator(by) ? null : await accounts.members.roleOf(filter.teamId, by.account.id);
         if (!(await accounts.teams.find(filter.teamId)) || !policy.canListTeamKeys(by, role)) throw new AppError('not_found', 'No such team.');
       }
       const rows = await repo.listKeys(db, {
@@ -161,9 +161,9 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
      * The scopes this person may put on a key of this team now (what an OAuth grant for the team
      * may hold too), or null when they may not make team keys there.
      */
-    async teamKeyScopes(by: AccountActing, teamId: string): Promise<Scope[] | null> {
+    async teamKeyScopes(accountId: string, teamId: string): Promise<Scope[] | null> {
       const team = await accounts.teams.find(teamId);
-      const role = team ? await accounts.members.roleOf(team.id, by.accountId) : null;
+      const role = team ? await accounts.members.roleOf(team.id, accountId) : null;
       if (!team || !role || !policy.canMakeTeamKeys(role)) return null;
       return grantableScopes('scoped', team, role);
     },
@@ -173,14 +173,14 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
      * made), or a team's — every key for its owners and admins, the team keys they made for
      * anyone else in the team. A team they are not in does not exist for them.
      */
-    async page(by: AccountActing, where: KeyContext, q: PageInput): Promise<Page<ApiKeyView>> {
+    async page(by: Caller, where: KeyContext, q: PageInput): Promise<Page<ApiKeyView>> {
       const after = decodeKeyCursor(q.cursor);
-      let filter: { accountId?: string; teamId?: string } = { accountId: by.accountId };
+      let filter: { accountId?: string; teamId?: string } = { accountId: by.account.id };
       if ('teamId' in where) {
-        const role = await accounts.members.roleOf(where.teamId, by.accountId);
+        const role = await accounts.members.roleOf(where.teamId, by.account.id);
         if (!role) throw new AppError('not_found', 'No such team.');
-        filter = policy.canListTeamKeys(by, role) ? { teamId: where.teamId } : { teamId: where.teamId, accountId: by.accountId };
-      } else if (where.accountId !== by.accountId) throw notFound();
+        filter = policy.canListTeamKeys(by, role) ? { teamId: where.teamId } : { teamId: where.teamId, accountId: by.account.id };
+      } else if (where.accountId !== by.account.id) throw notFound();
       const rows = await repo.pageKeys(db, filter, q.limit, after);
       const kept = rows.slice(0, q.limit);
       const last = kept[kept.length - 1];
@@ -189,7 +189,7 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
     },
 
     /** Renames a key, or changes its expiry or allowed addresses (only the fields given). */
-    async update(by: Acting, ref: KeyRef, set: KeyChange): Promise<ApiKeyView> {
+    async update(by: Caller, ref: KeyRef, set: KeyChange): Promise<ApiKeyView> {
       const now = clock.now();
       return change(by, ref, {
         ...(set.name !== undefined ? { name: parseKeyName(set.name) } : {}),
@@ -198,28 +198,31 @@ export function createApiKeys(deps: Pick<ModuleDeps, 'db' | 'clock'>, accounts: 
       });
     },
 
-    async get(by: Acting, id: string): Promise<ApiKeyView> {
+    async get(by: Caller, id: string): Promise<ApiKeyView> {
       return presentKey(await manageable(by, id));
     },
 
-    async rename(by: Acting, input: KeyRef & { name: string }): Promise<ApiKeyView> {
+    async rename(by: Caller, input: KeyRef & { name: string }): Promise<ApiKeyView> {
       return change(by, input, { name: parseKeyName(input.name) });
     },
 
-    async setExpiry(by: Acting, input: KeyRef & { expiresAt: string | Date | null }): Promise<ApiKeyView> {
+    async setExpiry(by: Caller, input: KeyRef & { expiresAt: string | Date | null }): Promise<ApiKeyView> {
       return change(by, input, { expires_at: parseExpiry(input.expiresAt, clock.now()) });
     },
 
     /** [] lets any address use the key again. */
-    async setAllowedIps(by: Acting, input: KeyRef & { allowedIps: readonly string[] }): Promise<ApiKeyView> {
+    async setAllowedIps(by: Caller, input: KeyRef & { allowedIps: readonly string[] }): Promise<ApiKeyView> {
       return change(by, input, { allowed_ips: parseAllowedIps(input.allowedIps) });
     },
 
     /** Revoking twice is harmless: the first revocation (and its reason) stays. */
-    async revoke(by: Acting, input: KeyRef & { via?: CredentialVia }): Promise<ApiKeyView> {
+    async revoke(by: Caller, input: KeyRef & { via?: CredentialVia }): Promise<ApiKeyView> {
       const row = await manageable(by, input.id, input.within);
-      const reason =
-        by.type === 'operator' ? 'revoked by an operator' : by.accountId === row.account_id ? 'revoked by its creator' : 'revoked by a team owner or admin';
+      const reason = isOperator(by)
+        ? 'revoked by an operator'
+        : by.account.id === row.account_id
+          ? 'revoked by its creator'
+          : 'revoked by a team owner or admin';
       const revoked = await repo.revokeKey(db, input.id, clock.now(), reason);
       await settlePower();
       if (revoked) await emit({ type: 'credential.revoked', accountId: row.account_id, credential: keyCredential(row), via: viaOf(by, input.via), reason });

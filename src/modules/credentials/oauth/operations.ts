@@ -6,7 +6,6 @@ import type { Actor } from '../../../kernel/actor.ts';
 import { type OperationDef, operationsOf } from '../../../kernel/catalogue.ts';
 import type { Access } from '../../../kernel/access.ts';
 import { Nullable } from '../../../kernel/schema.ts';
-import { asAccount } from '../../accounts/index.ts';
 import type { OAuth } from './index.ts';
 
 const op = operationsOf<OAuth>();
@@ -41,7 +40,7 @@ function appOperations(who: 'me' | 'team') {
       summary: who === 'me' ? 'List the apps you connected with OAuth, for you or for a team' : 'List the apps connected for the team with OAuth',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ data: Type.Array(App) }),
-      run: async (oauth, actor) => ({ data: await oauth.connectedApps(asAccount(actor.account.id), where(actor, who)) }),
+      run: async (oauth, actor) => ({ data: await oauth.connectedApps(actor, where(actor, who)) }),
     }),
     disconnect: op({
       ...common,
@@ -52,7 +51,7 @@ function appOperations(who: 'me' | 'team') {
       input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
       output: Type.Object({ id: Type.String(), disconnected: Type.Literal(true) }),
       run: async (oauth, actor, input) => {
-        await oauth.disconnect(asAccount(actor.account.id), input.id, where(actor, who));
+        await oauth.disconnect(actor, input.id, where(actor, who));
         return { id: input.id, disconnected: true as const };
       },
     }),

@@ -5,7 +5,8 @@ import type { ModuleDeps } from '../../../kernel/deps.ts';
 import { AppError } from '../../../kernel/errors.ts';
 import type { Jobs } from '../../../kernel/jobs.ts';
 import type { Scope } from '../../../kernel/access.ts';
-import { type AccountActing, type Accounts, asAccount } from '../../accounts/index.ts';
+import type { Caller } from '../../../kernel/actor.ts';
+import type { Accounts } from '../../accounts/index.ts';
 import { canListTeamKeys, canManageKey } from '../api-keys/policy.ts';
 import type { ApiKeys } from '../api-keys/service.ts';
 import { grantableScopes } from '../grantable.ts';
@@ -77,12 +78,12 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
   });
 
   /** Whether `by` may see and disconnect this grant: its person, or an owner or admin of its team (as for keys). */
-  async function manageable(by: AccountActing, id: string, within?: { teamId: string } | { accountId: string }) {
+  async function manageable(by: Caller, id: string, within?: { teamId: string } | { accountId: string }) {
     const row = await repo.findLiveGrant(db, id);
     if (!row) throw new AppError('not_found', 'No such connected app.');
     if (within && ('teamId' in within ? row.team_id !== within.teamId : row.account_id !== within.accountId))
       throw new AppError('not_found', 'No such connected app.');
-    const role = row.team_id ? await accounts.members.roleOf(row.team_id, by.accountId) : null;
+    const role = row.team_id ? await accounts.members.roleOf(row.team_id, by.account.id) : null;
     if (!canManageKey(by, { accountId: row.account_id, teamId: row.team_id }, role)) throw new AppError('not_found', 'No such connected app.');
     return row;
   }
@@ -106,7 +107,7 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
       const personal = requested.filter((s) => personalScopes.includes(s));
       if (personal.length) out.push({ value: 'personal', label: 'Personal', teamId: null, scopes: personal });
       for (const m of await accounts.memberships(accountId)) {
-        const may = await others.keys.teamKeyScopes(asAccount(accountId), m.teamId);
+        const may = await others.keys.teamKeyScopes(accountId, m.teamId);
         const scopes = may ? requested.filter((s) => may.includes(s)) : [];
         if (scopes.length) out.push({ value: m.teamId, label: `Team: ${m.teamName}`, teamId: m.teamId, scopes });
       }
@@ -121,22 +122,22 @@ export function createOAuthService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'conf
     },
 
     /** The apps a person connected (personal and team grants), or a team's (every one for its owners and admins, else the person's own). */
-    async connectedApps(by: AccountActing, where: { accountId: string } | { teamId: string }): Promise<ConnectedApp[]> {
+    async connectedApps(by: Caller, where: { accountId: string } | { teamId: string }): Promise<ConnectedApp[]> {
       if ('accountId' in where) {
-        if (where.accountId !== by.accountId) throw new AppError('not_found', 'No such account.');
+        if (where.accountId !== by.account.id) throw new AppError('not_found', 'No such account.');
         return (await repo.grantViews(db).where('g.account_id', '=', where.accountId).execute()).map(presentApp);
       }
-      const role = await accounts.members.roleOf(where.teamId, by.accountId);
+      const role = await accounts.members.roleOf(where.teamId, by.account.id);
       if (!role) throw new AppError('not_found', 'No such team.');
       let q = repo.grantViews(db).where('g.team_id', '=', where.teamId);
-      if (!canListTeamKeys(by, role)) q = q.where('g.account_id', '=', by.accountId);
+      if (!canListTeamKeys(by, role)) q = q.where('g.account_id', '=', by.account.id);
       return (await q.execute()).map(presentApp);
     },
 
     /** Disconnects an app: the grant and every token it issued stop working on their next request. */
-    async disconnect(by: AccountActing, id: string, within?: { teamId: string } | { accountId: string }): Promise<void> {
+    async disconnect(by: Caller, id: string, within?: { teamId: string } | { accountId: string }): Promise<void> {
       const row = await manageable(by, id, within);
-      await grants.revokeGrant(row.id, row.account_id === by.accountId ? 'disconnected by its person' : 'disconnected by a team owner or admin');
+      await grants.revokeGrant(row.id, row.account_id === by.account.id ? 'disconnected by its person' : 'disconnected by a team owner or admin');
     },
   };
 }
