@@ -307,8 +307,14 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
     async read(owner, slots) {
       const hot = hots.get(owner);
       if (!hot) return store.read(owner, slots);
-      if (hot.releasing) await hot.releasing;
-      return asUsed(await store.read(owner, slots), hot, blockKey(slots));
+      // A block reserved ahead in the background may be in the store's counts before it is known
+      // here, and the counts would then show its unused units as used: read once none is under way.
+      for (let attempt = 0; ; attempt++) {
+        if (hot.releasing) await hot.releasing;
+        if (hot.reserving) await hot.reserving.catch(() => false);
+        const counts = await store.read(owner, slots);
+        if (!hot.reserving || attempt >= 4) return asUsed(counts, hot, blockKey(slots));
+      }
     },
 
     async close() {
