@@ -106,7 +106,17 @@ test('a session as an Actor: personal scopes, team scopes by role, 404 for a tea
   assert.ok(personal);
   assert.equal(personal.credential.type, 'session');
   assert.equal(personal.team, null);
-  assert.deepEqual(personal.scopes, ['public.read', 'public.ai', 'me.follows.read', 'me.follows.write']);
+  // Every personal scope a key of the person's could hold, their keys and webhooks included.
+  assert.deepEqual(personal.scopes, [
+    'public.read',
+    'public.ai',
+    'me.follows.read',
+    'me.follows.write',
+    'me.keys.read',
+    'me.keys.write',
+    'me.webhooks.read',
+    'me.webhooks.write',
+  ]);
   assert.deepEqual(personal.limitsOwner, { type: 'account', id: member.account.id });
 
   const asMember = await forTeam(member.token, team.id);
@@ -115,6 +125,8 @@ test('a session as an Actor: personal scopes, team scopes by role, 404 for a tea
   assert.ok(asMember.scopes.includes('team.notes.write'));
   assert.equal(asMember.scopes.includes('team.follows.write'), false, 'members cannot write team follows');
   assert.equal(asMember.scopes.includes('me.follows.read'), false);
+  assert.equal(asMember.scopes.includes('team.keys.write'), false, "members cannot change the team's keys");
+  assert.ok(asMember.scopes.includes('team.members.write'), 'members hold it to leave the team');
   assert.deepEqual(asMember.limitsOwner, { type: 'team', id: team.id });
 
   const asOwner = await forTeam(owner.token, team.id);
