@@ -43,3 +43,17 @@ export const graphqlBindings: GraphQLBinding[] = [
   q('lobbyingActivity', 'lobbying.activity.list', 'lobbyingActivity(limit: 1) { data { id } }'),
   { field: 'answer', operationId: 'answers.create', document: 'mutation { answer(question: "Who represents the 2nd ward?") { answer } }' },
 ];
+
+/**
+ * Fields of a team's own data: their cases need a team credential (test/security/graphql.test.ts,
+ * "team fields"): a personal key is team_only, a team key without the scope scope_missing, and a
+ * team without the feature feature_required.
+ */
+export const graphqlTeamBindings: (GraphQLBinding & { feature: string })[] = [
+  {
+    field: 'teamScorecard',
+    operationId: 'team.scorecard.read',
+    feature: 'team_data',
+    document: '{ teamScorecard { bills { recordNumber } people { personId agreement } } }',
+  },
+];

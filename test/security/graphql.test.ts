@@ -13,7 +13,7 @@ import { operator } from '../../src/kernel/actor.ts';
 import { errorCatalogue } from '../../src/kernel/errors.ts';
 import { typeDefs } from '../../src/surfaces/graphql/schema.ts';
 import { startTestContext } from '../helpers/context.ts';
-import { graphqlBindings } from './graphql-cases.ts';
+import { graphqlBindings, graphqlTeamBindings } from './graphql-cases.ts';
 import { accountActor } from '../helpers/actors.ts';
 
 const clock = new ManualClock();
@@ -63,8 +63,30 @@ function refusal(res: LightMyRequestResponse, status: number, code: string) {
 test('every top-level field of the graph has its cases', () => {
   const schema = buildSchema(typeDefs);
   const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((type) => Object.keys(type?.getFields() ?? {}));
-  assert.deepEqual([...fields].sort(), graphqlBindings.map((b) => b.field).sort());
+  assert.deepEqual([...fields].sort(), [...graphqlBindings, ...graphqlTeamBindings].map((b) => b.field).sort());
 });
+
+for (const b of graphqlTeamBindings) {
+  const scope = t.ctx.performer.get(b.operationId).access.scopes[0]!;
+  test(`graphql ${b.field} (team fields): no credential, a personal key, a team key without ${scope}, a team without ${b.feature}`, async () => {
+    const owner = await accounts.create({ email: `graphql-team-${++n}@example.org` });
+    const withFeature = await accounts.teams.create(operator, { name: 'GraphQL team', ownerAccountId: owner.id, features: [b.feature as never] });
+    const without = await accounts.teams.create(operator, { name: 'GraphQL bare team', ownerAccountId: owner.id, features: [] });
+    const make = async (scopes: Scope[], teamId?: string) =>
+      (await credentials.keys.create({ accountId: owner.id, name: 'graphql team', scopes, ...(teamId ? { teamId } : {}) })).key;
+    const code = async (key?: string) => {
+      const res = await post(b.document, key ? bearer(key) : {});
+      return { status: res.statusCode, codes: (res.json().errors ?? []).map((e: any) => e.extensions.code) as string[], body: res.body };
+    };
+    assert.equal((await code()).status, 401);
+    assert.deepEqual((await code(await make(['public.read']))).codes, ['team_only']);
+    assert.deepEqual((await code(await make(['public.read'], withFeature.id))).codes, ['scope_missing']);
+    assert.deepEqual((await code(await make([scope], without.id))).codes, ['feature_required']);
+    const right = await code(await make([scope], withFeature.id));
+    assert.equal(right.status, 200, right.body);
+    assert.deepEqual(right.codes, []);
+  });
+}
 
 for (const b of graphqlBindings) {
   const scope = t.ctx.performer.get(b.operationId).access.scopes[0]!;
