@@ -49,7 +49,7 @@ before(async () => {
   const team = await makeTeam(
     w.t,
     ['team_data', 'advocacy', 'analytics', 'people', 'offices'],
-    ['public.read', 'public.ai', 'people.private.read', 'team.keys.read', 'team.keys.write'],
+    ['public.read', 'public.ai', 'people.private.read', 'team.keys.read', 'team.keys.write', 'team.members.read', 'team.members.write'],
   );
   headers = { authorization: `Bearer ${team.keys.owner}` };
   const owner = await w.t.ctx.db
@@ -64,7 +64,7 @@ before(async () => {
   const own = await w.t.ctx.services.credentials.keys.create({
     accountId: owner.account_id,
     name: 'personal',
-    scopes: ['public.read', 'me.follows.read', 'me.follows.write', 'me.keys.read', 'me.keys.write'],
+    scopes: ['public.read', 'me.follows.read', 'me.follows.write', 'me.keys.read', 'me.keys.write', 'me.webhooks.read', 'me.webhooks.write'],
   });
   personal = { authorization: `Bearer ${own.key}` };
 });
