@@ -68,14 +68,22 @@ export type Render = (v: TeamViewer, state: PageState, status: number) => Promis
  * A form's change: on success back to the page (303, so a reload does not repeat it); refused by
  * a service (role, feature, bad input, conflict) the page again with the reason and its status.
  */
-export async function act(v: TeamViewer, reply: FastifyReply, render: Render, back: string, change: () => Promise<unknown>): Promise<FastifyReply> {
+export async function act<T>(
+  v: TeamViewer,
+  reply: FastifyReply,
+  render: Render,
+  back: string | ((result: T) => string),
+  change: () => Promise<T>,
+): Promise<FastifyReply> {
+  let result: T;
   try {
-    await change();
+    result = await change();
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
     return render(v, { error: err.message }, err.status);
   }
-  return reply.redirect(back, 303);
+  // `back` may name what the change chose (the bill a picker resolved), to return to its row.
+  return reply.redirect(typeof back === 'string' ? back : back(result), 303);
 }
 
 export function stanceText(stance: string | null | undefined): Html {

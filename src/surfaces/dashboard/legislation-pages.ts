@@ -85,10 +85,17 @@ ${picker({ name: 'record', id: 'pick-stance', types: ['matter'], label: 'Bill', 
 
     app.post('/dashboard/:teamId/legislation/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
-      return act(v, reply, again(request, reply), back(v), async () => {
-        const record = (await picked((input) => v.perform('search.read', input), request.body, 'record', ['matter']))!;
-        return v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' });
-      });
+      return act(
+        v,
+        reply,
+        again(request, reply),
+        (record: string) => back(v, record),
+        async () => {
+          const record = (await picked((input) => v.perform('search.read', input), request.body, 'record', ['matter']))!;
+          await v.perform('team.stance.set', { record, stance: field(request.body, 'stance') as 'supports' });
+          return record;
+        },
+      );
     });
     app.post('/dashboard/:teamId/legislation/:record/stance', { preHandler: csrf }, async (request, reply) => {
       const v = (await teamViewer(ctx, request, reply))!;
