@@ -11,12 +11,16 @@ let headers: Record<string, string>;
 let personal: Record<string, string>;
 before(async () => {
   w = await startWorld();
-  const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people'], ['public.read']);
+  const team = await makeTeam(w.t, ['team_data', 'advocacy', 'analytics', 'people'], ['public.read', 'team.keys.read', 'team.members.read']);
   const big = { requestsPerDay: 1_000_000, requestsPerMinute: 1_000_000 };
   await w.t.ctx.services.accounts.teams.setLimits(operator, { teamId: team.id, limits: big });
   await w.t.ctx.services.accounts.setLimits(operator, { accountId: team.owner, limits: big });
   headers = { authorization: `Bearer ${team.keys.owner}` };
-  const own = await w.t.ctx.services.credentials.keys.create({ accountId: team.owner, name: 'personal', scopes: ['public.read', 'me.follows.read'] });
+  const own = await w.t.ctx.services.credentials.keys.create({
+    accountId: team.owner,
+    name: 'personal',
+    scopes: ['public.read', 'me.follows.read', 'me.keys.read', 'me.webhooks.read'],
+  });
   personal = { authorization: `Bearer ${own.key}` };
 });
 after(async () => {
