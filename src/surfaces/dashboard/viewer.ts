@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { signedIn } from '../web/security.ts';
+import { pageBindings } from '../web/settings-viewer.ts';
 
 /**
  * Every operation the dashboard's pages perform: the dashboard's bindings of the catalogue. A page
@@ -68,15 +69,12 @@ export async function teamViewer(ctx: AppContext, request: FastifyRequest, reply
   if (!session) return null;
   const { teamId } = request.params as { teamId: string };
   const actor = await ctx.services.credentials.actingForTeam(session, teamId);
-  // The website's own pages are not counted against the limits of API credentials.
-  const options = { call: { surface: 'dashboard' as const }, count: false };
   return {
     actor,
     teamId: actor.team.id,
     token: session.token,
     csrfToken: session.csrfToken,
-    perform: async (id, input) => (await ctx.performer.perform(actor, id, input, options)).result as never,
-    may: (id) => ctx.performer.mayPerform(actor, id),
+    ...pageBindings<DashboardOperation>(ctx, actor, 'dashboard'),
   };
 }
 

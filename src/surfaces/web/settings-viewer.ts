@@ -42,15 +42,20 @@ export interface SettingsViewer {
   may(id: SettingsOperation): boolean;
 }
 
+/** How a website page performs an operation as its person: every surface's gates, never counted. */
+export function pageBindings<Id extends OperationId>(ctx: AppContext, actor: Actor, surface: 'web' | 'dashboard') {
+  // The website's own pages are not counted against the limits of API credentials.
+  const options = { call: { surface }, count: false };
+  return {
+    perform: async <I extends Id>(id: I, input: OperationInput<I>): Promise<OperationOutput<I>> =>
+      (await ctx.performer.perform(actor, id, input, options)).result as never,
+    may: (id: Id): boolean => ctx.performer.mayPerform(actor, id),
+  };
+}
+
 /** The viewer for an Actor already made (a page that acts for a team it resolved itself). */
 export function pagePerformer(ctx: AppContext, actor: Actor): SettingsViewer {
-  // The website's own pages are not counted against the limits of API credentials.
-  const options = { call: { surface: 'web' as const }, count: false };
-  return {
-    actor,
-    perform: async (id, input) => (await ctx.performer.perform(actor, id, input, options)).result as never,
-    may: (id) => ctx.performer.mayPerform(actor, id),
-  };
+  return { actor, ...pageBindings<SettingsOperation>(ctx, actor, 'web') };
 }
 
 /** The person's own viewer (account page, security log). */
