@@ -49,7 +49,9 @@ before(async () => {
       .values({ id: `act-${n}`, lobbyist_id: lobbyist.id, period_start: `2023-0${n}-01`, action: 'Zoning', ...src(`a${n}`) })
       .execute();
   }
-  const team = await makeTeam(t, ['team_data', 'advocacy', 'analytics', 'people'], ['public.read']);
+  // Each key holds every scope a list of its kind asks for, so each list is reached.
+  const scopesOf = (me: boolean) => [...new Set(routeTable(t.ctx).flatMap((r) => (r.def.path.startsWith('/me/') === me ? r.op.scopes : [])))];
+  const team = await makeTeam(t, ['team_data', 'advocacy', 'analytics', 'people'], ['public.read', ...scopesOf(false)]);
   headers = { authorization: `Bearer ${team.keys.owner}` };
   const big = { requestsPerDay: 1_000_000, requestsPerMinute: 1_000_000 };
   await t.ctx.services.accounts.teams.setLimits(operator, { teamId: team.id, limits: big });
@@ -57,7 +59,7 @@ before(async () => {
   const own = await t.ctx.services.credentials.keys.create({
     accountId: team.owner,
     name: 'personal',
-    scopes: ['public.read', 'me.follows.read', 'me.follows.write'],
+    scopes: ['public.read', 'me.follows.write', ...scopesOf(true)],
   });
   personal = { authorization: `Bearer ${own.key}` };
   // Two of each team list, so each has a real cursor to tamper with.
