@@ -81,8 +81,7 @@ test('a session counts on GraphQL only with its CSRF token: a cookie alone is no
  */
 async function loadSchema(tab: Page, status: number, action?: () => Promise<void>): Promise<{ status: number; types: string[] }> {
   const introspection = tab.waitForResponse(
-    (r) =>
-      r.url().endsWith('/api/graphql') && r.request().method() === 'POST' && r.status() === status && /__schema/.test(r.request().postData() ?? ''),
+    (r) => r.url().endsWith('/api/graphql') && r.request().method() === 'POST' && r.status() === status && /__schema/.test(r.request().postData() ?? ''),
     {
       timeout: 60_000,
     },
