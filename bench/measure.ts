@@ -1,6 +1,7 @@
 // One measurement: autocannon against one target for a fixed time after a warm-up. Latencies
 // are taken from every response with full precision (autocannon's own histogram has a 1 ms
 // resolution, too coarse for a difference of a fraction of a millisecond).
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
 export interface Target {
@@ -17,6 +18,8 @@ export interface Target {
    * `answered[i]` counts the 2xx answers to requests sent with set i.
    */
   rotate?: { headers: Record<string, string>[]; answered: number[] };
+  /** Send every request with an `Idempotency-Key` of its own: each write is a new effect, never a replay. */
+  idempotent?: boolean;
 }
 
 export interface MeasureOptions {
@@ -68,13 +71,14 @@ async function load(target: Target, seconds: number, connections: number, onResp
     requests: [
       {
         setupRequest: (request: Record<string, unknown>, context: { set?: number }) => {
-          const built = bodies
+          const sent: Record<string, unknown> = bodies
             ? { ...request, method: 'POST', path: paths[0], body: bodies[next++ % bodies.length] }
             : { ...request, path: paths[next++ % paths.length] };
+          const built = target.idempotent ? { ...sent, headers: { ...(sent.headers as Record<string, string>), 'idempotency-key': randomUUID() } } : sent;
           if (!rotate) return built;
           // One connection sends one request at a time, so its context names the set of the request in flight.
           context.set = turn++ % rotate.headers.length;
-          return { ...built, headers: { ...(request.headers as Record<string, string>), ...rotate.headers[context.set] } };
+          return { ...built, headers: { ...(built.headers as Record<string, string>), ...rotate.headers[context.set] } };
         },
         ...(rotate
           ? {
@@ -92,8 +96,10 @@ async function load(target: Target, seconds: number, connections: number, onResp
   return instance;
 }
 
-export async function measure(target: Target, options: MeasureOptions): Promise<Measurement> {
+/** `timed` runs after the warm-up, right before the timed load starts (e.g. to read CPU counters). */
+export async function measure(target: Target, options: MeasureOptions, timed?: () => Promise<void>): Promise<Measurement> {
   if (options.warmupSeconds > 0) await load(target, options.warmupSeconds, options.connections);
+  await timed?.();
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await load(target, options.seconds, options.connections, (status, ms) => {

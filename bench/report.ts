@@ -16,6 +16,10 @@ export interface Report {
   authOverheadP50?: number;
   /** p50 of the MCP tools/call of the matter detail minus p50 of the REST detail route, ms (not measured with BENCH_ONLY=guard or search). */
   mcpOverheadP50?: number;
+  /** Further lines printed after the table (BENCH_ONLY=capacity: the costs and the model). */
+  lines?: string[];
+  /** BENCH_ONLY=capacity: CPU per request, the capacity model, one instance vs two, memory per instance. */
+  capacity?: Record<string, unknown>;
   aims: Record<string, boolean>;
   peakRssBytes: number;
   failed: string[];
@@ -53,6 +57,7 @@ export function report(r: Report): number {
   if (r.mcpOverheadP50 !== undefined) {
     console.log(`MCP tools/call of the matter detail: ${r.mcpOverheadP50 >= 0 ? '+' : ''}${r.mcpOverheadP50.toFixed(2)} ms at p50 (vs the REST detail route)`);
   }
+  for (const l of r.lines ?? []) console.log(l);
   console.log(`peak RSS of the service: ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
   for (const [aim, met] of Object.entries(r.aims)) console.log(`aim ${aim}: ${met ? 'met' : 'MISSED'}`);
   for (const m of r.routes.flatMap((f) => [f.latency, f.load])) {
@@ -77,6 +82,7 @@ export function report(r: Report): number {
     })),
     ...(r.authOverheadP50 === undefined ? {} : { authOverheadP50Ms: round(r.authOverheadP50, 3) }),
     ...(r.mcpOverheadP50 === undefined ? {} : { mcpOverheadP50Ms: round(r.mcpOverheadP50, 3) }),
+    ...(r.capacity ? { capacity: r.capacity } : {}),
     peakRssBytes: r.peakRssBytes,
     aims: r.aims,
     failed: r.failed,

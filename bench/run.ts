@@ -10,12 +10,15 @@
 // BENCH_DURATION seconds per route and pass (10), BENCH_WARMUP seconds (3), BENCH_CONNECTIONS
 // for the throughput pass (20), BENCH_QUERY search terms separated by "|", BENCH_ONLY=mcp to
 // measure only the MCP tools/call against the REST detail route, BENCH_ONLY=guard for the detail
-// route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes.
+// route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes,
+// BENCH_ONLY=capacity for CPU per request, the capacity model and one instance vs two behind
+// HAProxy (bench/capacity.ts).
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { answerNames, ceilingName, detailName, guardAims, manyKeysName, oauthName, searchAims, searchName, unguardedName, votesName } from './aims.ts';
 import { answerFixtures, answerTargets } from './answers.ts';
+import { measureCapacity } from './capacity.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
 import { compareWithPostGraphile } from './graphql.ts';
 import { compareMcpWithRest, mcpAims, mcpDetailName, mcpDetailTarget } from './mcp.ts';
@@ -23,7 +26,7 @@ import { type Measurement, measure, type Target } from './measure.ts';
 import { pageNames, pageTargets, warmPages } from './pages.ts';
 import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
 import { measureSubset } from './only.ts';
-import { prepareKey } from './prepare-key.ts';
+import { prepareKey, prepareTeamKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, startChild } from './servers.ts';
 
@@ -37,7 +40,9 @@ function intEnv(name: string, fallback: number, min: number, max: number): numbe
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 /** BENCH_ONLY=mcp measures only the MCP tools/call against the REST detail route (bench/mcp.ts); guard and search a part (bench/only.ts). */
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== '' && !['mcp', 'guard', 'search'].includes(only)) throw new Error('BENCH_ONLY takes "mcp", "guard", "search" or nothing');
+if (only !== undefined && only !== '' && !['mcp', 'guard', 'search', 'capacity'].includes(only)) {
+  throw new Error('BENCH_ONLY takes "mcp", "guard", "search", "capacity" or nothing');
+}
 const options = {
   seconds: intEnv('BENCH_DURATION', 10, 1, 600),
   warmupSeconds: intEnv('BENCH_WARMUP', 3, 0, 120),
@@ -84,7 +89,7 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
   } catch {
     // A page (HTML or Markdown): checked as text.
   }
-  if (res.status !== 200 || !expect(body)) {
+  if (res.status < 200 || res.status > 299 || !expect(body)) {
     throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
   if (target.rotate) target.rotate.answered[0]! += 1;
@@ -117,7 +122,8 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'warn',
   };
   // The service as `npm start` runs it, with the V8 flags of its start script (package.json).
-  const service = await startChild('service', startArgs(), serviceEnv, '/health');
+  const startService = (name: string) => startChild(name, startArgs(), serviceEnv, '/health');
+  const service = await startService('service');
   children.push(service);
   const ceiling = await startChild('ceiling', ['bench/ceiling-server.ts'], { ...process.env, NODE_ENV: 'production' }, '/ceiling');
   children.push(ceiling);
@@ -125,11 +131,6 @@ async function main(): Promise<number> {
     const auth = { authorization: `Bearer ${key}` };
     return compareMcpWithRest({ ceiling: ceiling.url, service, auth, records: data.records, options, check, children, generated });
   }
-  const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
-  children.push(unguarded);
-  const pagesServer = await startChild('pages', ['bench/pages-server.ts'], serviceEnv, '/health');
-  children.push(pagesServer);
-
   const auth = { authorization: `Bearer ${key}` };
   const detailPaths = data.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`);
   // Search and votes are measured as the database answers them: every request is a URL of its
@@ -138,6 +139,28 @@ async function main(): Promise<number> {
   const distinct = (paths: string[]) =>
     Array.from({ length: 200_000 }, (_, i) => `${paths[i % paths.length]}&updated_since=${new Date(Date.UTC(1900, 0, 1) + i * 1000).toISOString()}`);
   const searchPaths = distinct(queries.map((q) => `/api/v1/matters?q=${encodeURIComponent(q)}`));
+  if (only === 'capacity') {
+    const teamAuth = { authorization: `Bearer ${await prepareTeamKey(databaseUrl)}` };
+    const rest = {
+      service,
+      ceiling,
+      startInstance: startService,
+      auth,
+      teamAuth,
+      records: data.records,
+      searchPaths,
+      many: many!,
+      options,
+      check,
+      children,
+      generated,
+    };
+    return measureCapacity({ databaseUrl, ...rest });
+  }
+  const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
+  children.push(unguarded);
+  const pagesServer = await startChild('pages', ['bench/pages-server.ts'], serviceEnv, '/health');
+  children.push(pagesServer);
   const votesPaths = distinct(data.people.map((p) => `/api/v1/votes?person=${encodeURIComponent(p)}`));
   const targets: Array<{ target: Target; expect: (body: any) => boolean }> = [
     { target: { name: ceilingName, url: ceiling.url, paths: ['/ceiling'] }, expect: (b) => b?.status === 'ok' },

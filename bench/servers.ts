@@ -1,8 +1,8 @@
 // Child processes under test: the real service, the ceiling server and the unguarded server.
 // Every wait has a deadline, and every address is loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { residentBytes } from './proc.ts';
 
 export const HOST = '127.0.0.1';
 
@@ -78,11 +78,7 @@ export async function startChild(name: string, args: string[], env: NodeJS.Proce
     name,
     url,
     pid,
-    peakRss() {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = /VmHWM:\s+(\d+) kB/.exec(status);
-      return kb ? Number(kb[1]) * 1024 : 0;
-    },
+    peakRss: () => residentBytes(pid).hwm,
     async stop() {
       if (exited !== null) return;
       child.kill('SIGTERM');

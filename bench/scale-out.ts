@@ -1,0 +1,103 @@
+// One instance against two behind HAProxy (deploy/haproxy.cfg), the detail route with 1,000 keys in
+// rotation (every request another limits owner, counted exactly in the store). On a machine where
+// the instances, PostgreSQL, HAProxy and the load generator share the same cores, the ratio shows
+// the balancer's overhead and that nothing goes wrong across instances, not scaling. Measured in
+// alternating rounds (the machine's load drifts), the ratio being the median round's; the same
+// route through HAProxy to one instance once, for the balancer's own cost. Afterwards the store's
+// counts of the 1,000 owners are compared with the answers they got: the limits stay exact.
+import { startBalancer } from './balancer.ts';
+import type { CapacityRun } from './capacity.ts';
+import { type Costed, measureCosted } from './costed.ts';
+import type { CpuCost } from './capacity-model.ts';
+import { type CountCheck, checkCounts, storedCounts } from './keys.ts';
+import type { Target } from './measure.ts';
+import type { Backends } from './proc.ts';
+
+const ROUNDS = 3;
+export const oneName = 'detail, 1,000 keys: one instance';
+export const twoName = 'detail, 1,000 keys: two instances behind HAProxy';
+export const oneBehindName = 'detail, 1,000 keys: one instance behind HAProxy';
+
+export interface ScaleOut {
+  measured: Costed[];
+  /** Two behind HAProxy ÷ one direct, req/s: the median round's. */
+  ratio: number;
+  rounds: number[];
+  oneBehindRatio: number;
+  /** The CPU of the one instance's rounds, summed: the detail route's cost with 1,000 light owners. */
+  detailManyKeys: CpuCost;
+  haproxyMsPerRequest: number | null;
+  /** Each instance's share of the two instances' CPU while both were behind HAProxy. */
+  shares: number[];
+  counts: CountCheck;
+  instances: Array<{ name: string; pid: number }>;
+}
+
+const sum = (list: Costed[], of: (k: Costed) => number | null | undefined) => list.reduce((n, k) => n + (of(k) ?? 0), 0);
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export async function compareOneWithTwo(c: CapacityRun & { backends: Backends }): Promise<ScaleOut> {
+  const second = await c.startInstance('service 2');
+  c.children.push(second);
+  const [a, b] = [c.service, second];
+  const pair = await startBalancer([a.url, b.url]);
+  const single = await startBalancer([a.url]);
+  try {
+    const target = (name: string, url: string): Target => ({
+      name,
+      url,
+      paths: c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`),
+      rotate: { headers: c.many.keys.map((k) => ({ authorization: `Bearer ${k}` })), answered: c.many.answered },
+    });
+    const countsBefore = await storedCounts(c.databaseUrl, c.many.accountIds);
+    const answeredBefore = [...c.many.answered];
+    const pids = { a: a.pid, b: b.pid, haproxy: pair.pid };
+    const ones: Costed[] = [];
+    const twos: Costed[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const which of round % 2 === 0 ? ['one', 'two'] : ['two', 'one']) {
+        const k =
+          which === 'one'
+            ? await measureCosted(target(oneName, a.url), c.options, pids, c.backends)
+            : await measureCosted(target(twoName, pair.url), c.options, pids, c.backends);
+        (which === 'one' ? ones : twos).push(k);
+        for (const child of c.children) if (!child.alive()) throw new Error(`${child.name} died during the run`);
+      }
+    }
+    const behind = await measureCosted(target(oneBehindName, single.url), c.options, { a: a.pid, haproxy: single.pid }, c.backends);
+    // Light owners are counted exactly, but any block of a busy one goes back after 100 ms idle.
+    await new Promise((r) => setTimeout(r, 500));
+    const answered = c.many.answered.map((n, i) => n - answeredBefore[i]!);
+    // Each measurement is a warm-up and a timed load, each ending with up to `connections` requests in flight.
+    const loads = (2 * ROUNDS + 1) * (c.options.warmupSeconds > 0 ? 2 : 1);
+    const counts = checkCounts(countsBefore, await storedCounts(c.databaseUrl, c.many.accountIds), answered, loads * c.options.connections);
+
+    const ratios = ones.map((one, i) => twos[i]!.measurement.rps / one.measurement.rps);
+    const ratio = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+    const medianOne = [...ones].sort((x, y) => x.measurement.rps - y.measurement.rps)[Math.floor(ones.length / 2)]!;
+    const twoRequests = sum(twos, (k) => k.measurement.requests);
+    const [cpuA, cpuB] = [sum(twos, (k) => k.processMs.a), sum(twos, (k) => k.processMs.b)];
+    return {
+      measured: [...ones, ...twos, behind],
+      ratio,
+      rounds: ratios.map(round3),
+      oneBehindRatio: behind.measurement.rps / medianOne.measurement.rps,
+      detailManyKeys: {
+        name: `${oneName} (light owners, counted exactly)`,
+        requests: sum(ones, (k) => k.measurement.requests),
+        serviceMs: sum(ones, (k) => k.processMs.a),
+        postgresMs: ones.some((k) => k.postgresMs === null) ? null : sum(ones, (k) => k.postgresMs),
+      },
+      haproxyMsPerRequest: twoRequests > 0 ? round3(sum(twos, (k) => k.processMs.haproxy) / twoRequests) : null,
+      shares: cpuA + cpuB > 0 ? [round3(cpuA / (cpuA + cpuB)), round3(cpuB / (cpuA + cpuB))] : [],
+      counts,
+      instances: [
+        { name: a.name, pid: a.pid },
+        { name: b.name, pid: b.pid },
+      ],
+    };
+  } finally {
+    await pair.stop();
+    await single.stop();
+  }
+}
