@@ -4,14 +4,24 @@
 // process is redeemed exactly once however many instances it is presented to at once (the other
 // tries revoke what it issued, everywhere), and
 // refresh-token rotation holds when each step lands on a different instance (oauth4webapi as
-// the client, RFC 6749 §4.1.2 and §6, RFC 9700 §4.14.2).
+// the client, RFC 6749 §4.1.2 and §6, RFC 9700 §4.14.2). The work on the job queue runs once
+// across the three: a scheduled sync of eLMS (served from recorded answers), the alert it raises
+// on a follow (one email through a real SMTP receiver, its webhook events once each) and the
+// credential events of keys made at every instance, each delivered once per delivery id.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
+import { sql } from 'kysely';
 import { s256 } from '../../src/modules/credentials/oauth/index.ts';
+import { accountActor } from '../helpers/actors.ts';
 import { freshDatabase, startTestContext, type TestContext } from '../helpers/context.ts';
 import { type Deployment, deploy, deploySkip as skip } from '../helpers/deployment.ts';
 import { seedPublicData } from '../helpers/seed.ts';
+import { until } from '../helpers/service.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../helpers/smtp.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { FOLLOWED_MATTER, ingestOptions, startElms } from '../modules/alerts/helpers.ts';
+import { onceAt } from '../modules/public-data/ingest/replay-server.ts';
 import { dashboardTeam, openStream } from '../surfaces/dashboard/helpers.ts';
 
 const ISSUER = 'http://council.test';
@@ -20,18 +30,56 @@ const REDIRECT = 'http://127.0.0.1:7777/callback';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let d: Deployment;
 let t: TestContext;
+let elms: Awaited<ReturnType<typeof startElms>>;
+let relay: SmtpReceiver;
+let hooks: WebhookReceiver;
+/** The minute the instances' schedule syncs eLMS in, and the /body requests before it. */
+let scheduled: { cron: string; at: Date };
+let bodiesBefore = 0;
+/** An account following a matter with alerts by email and webhook, and its key. */
+const watcher = { accountId: '', key: '', followId: '' };
 
 before(async () => {
   if (skip) return;
+  [elms, relay, hooks] = await Promise.all([startElms(), startSmtpReceiver(), startWebhookReceiver()]);
   db = await freshDatabase();
-  t = await startTestContext({ databaseUrl: db.env.DATABASE_URL! });
+  t = await startTestContext({ databaseUrl: db.env.DATABASE_URL!, env: { OUTBOUND_ALLOW_LOOPBACK: 'true', INGEST_BASE_URL_ELMS: elms.url } });
   await seedPublicData(t.ctx.db);
-  d = await deploy(db.env);
+  // The record as it was; then the watcher follows a matter (in the operator's process, so it is
+  // in place before the instances' scheduled sync can run), and the source changes.
+  await t.ctx.services.ingest.run('elms', ingestOptions);
+  const account = await t.ctx.services.accounts.create({ email: `watcher-${crypto.randomUUID()}@example.org` });
+  watcher.accountId = account.id;
+  hooks.secrets.set('/watcher', (await t.ctx.services.webhooks.add(accountActor(account.id), { url: `${hooks.url}/watcher` })).secret);
+  watcher.key = (
+    await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'watcher', scopes: ['me.follows.read', 'me.follows.write', 'me.keys.write'] })
+  ).key;
+  const api = async (method: 'POST' | 'PUT', url: string, payload: object) => {
+    const res = await t.app.inject({ method, url: `/api/v2${url}`, headers: { authorization: `Bearer ${watcher.key}` }, payload });
+    assert.ok(res.statusCode < 300, res.body);
+    return res.json() as { id: string };
+  };
+  watcher.followId = (await api('POST', '/me/follows', { type: 'legislation', refId: FOLLOWED_MATTER })).id;
+  await api('PUT', `/me/follows/${watcher.followId}/alerts`, { email: { frequency: 'immediate' }, webhook: true });
+  elms.changeRecord();
+  bodiesBefore = elms.requests.filter((u) => u.pathname === '/body').length;
+  scheduled = onceAt();
+  d = await deploy(db.env, {
+    INGEST_SCHEDULE: 'on',
+    INGEST_CRON_ELMS: scheduled.cron,
+    INGEST_CRON_LOBBYING: 'off',
+    INGEST_CRON_CAMPAIGN_FINANCE: 'off',
+    INGEST_BASE_URL_ELMS: elms.url,
+    SMTP_URL: relay.url,
+    OUTBOUND_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_SWEEP_SECONDS: '1',
+  });
 });
 after(async () => {
   await d?.close();
   await t?.ctx.close();
   await db?.drop();
+  await Promise.all([elms?.close(), relay?.close(), hooks?.close()]);
 });
 
 /** oauth4webapi's options with every request sent to `target` (an instance, or the balancer). */
@@ -142,4 +190,59 @@ test('the replays of a code that raced its first use revoke what it issued, at e
   for (const i of d.instances) {
     assert.equal((await fetch(`${i.url}/api/v1/people?limit=1`, { headers: { authorization: `Bearer ${revokedByReplays}` } })).status, 401, i.url);
   }
+});
+
+// Last in the file: the instances' scheduled sync comes due while the tests above run.
+test('the scheduled sync, the alert it raises and credential events each run once across the three instances', { skip }, async () => {
+  // A key made at each instance: a credential.issued event filed by each.
+  const made: string[] = [];
+  for (const i of d.instances) {
+    const res = await fetch(`${i.url}/api/v2/me/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${watcher.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `made at ${i.port}`, scopes: ['me.follows.read'] }),
+    });
+    assert.equal(res.status, 201);
+    made.push(((await res.json()) as { id: string }).id);
+  }
+  const eventsOf = (type: string) => hooks.received.filter((h) => JSON.parse(h.body).type === type);
+  await until(
+    'the alert was mailed and every webhook event arrived',
+    async () => (relay.messages.length >= 1 && eventsOf('follow.changed').length >= 2 && eventsOf('credential.issued').length >= 3 ? true : undefined),
+    150,
+  );
+  // Every instance keeps running scheduling passes, sweeps and looks: wait out the occurrence's
+  // due window (60 s) and one pass more (10 s); a second sync, mail or delivery would be here by then.
+  await new Promise((r) => setTimeout(r, Math.max(0, scheduled.at.getTime() + 72_000 - Date.now())));
+
+  // One sync: one job on the queue, one fetch of the bodies.
+  const jobs = await sql<{
+    n: number;
+    state: string;
+  }>`select count(*)::int as n, max(state) as state from pgboss.job where name = 'public-data.ingest'`.execute(t.ctx.db);
+  assert.deepEqual(jobs.rows[0], { n: 1, state: 'completed' });
+  assert.equal(elms.requests.filter((u) => u.pathname === '/body').length - bodiesBefore, 1, 'one sync fetched the bodies');
+
+  // One alert: one email accepted by the relay, one delivery recorded.
+  assert.equal(relay.messages.length, 1, relay.messages.map((m) => m.subject).join(' | '));
+  assert.match(relay.messages[0]!.subject, new RegExp(FOLLOWED_MATTER));
+  const mailed = await t.ctx.db.selectFrom('alert_deliveries').select(['status', 'channel']).where('follow_id', '=', watcher.followId).execute();
+  assert.deepEqual(
+    mailed.filter((r) => r.channel === 'email'),
+    [{ status: 'sent', channel: 'email' }],
+  );
+
+  // Each webhook message once (Standard Webhooks: webhook-id is the same on every retry), signed.
+  const ids = hooks.received.map((h) => h.id);
+  assert.equal(new Set(ids).size, ids.length, `a delivery id arrived twice: ${ids.join(' ')}`);
+  assert.ok(hooks.received.every((h) => h.verified));
+  assert.equal(eventsOf('follow.changed').length, 2, 'the two changes of the followed matter');
+  const issued = eventsOf('credential.issued').map((h) => JSON.parse(h.body).data.credential.id);
+  for (const id of made) assert.equal(issued.filter((x) => x === id).length, 1, id);
+  const recorded = (await t.ctx.services.webhooks.list(accountActor(watcher.accountId))).deliveries;
+  assert.ok(
+    recorded.every((x) => x.status === 'delivered' && x.tries.length === 1),
+    JSON.stringify(recorded),
+  );
+  assert.equal(recorded.length, ids.length);
 });

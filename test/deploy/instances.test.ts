@@ -3,6 +3,7 @@
 // PostgreSQL, once in Redis. Everything below goes through the balancer, as users' requests do.
 // Needs DATABASE_URL (CI runs the suite once with it) and Debian's haproxy.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
@@ -99,9 +100,31 @@ for (const backend of ['postgres', 'redis'] as const) {
       for (let k = 0; k < 3; k++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 401);
     });
 
-    test('SIGTERM drains: /ready turns 503 before the listener closes, and the balancer loses no request', async () => {
+    test('SIGTERM drains: /ready turns 503 before the listener closes, a request in flight finishes after it closed, and the balancer loses no request', async () => {
       const { key } = await keyWith({ requestsPerMinute: 100_000, requestsPerDay: 100_000 });
       const leaving = d.instances[2]!;
+      // A team write in flight at the leaving instance: its headers and half its body are sent
+      // before the signal, the rest only once the listener has closed.
+      const owner = await t.ctx.services.accounts.create({ email: `drain-${crypto.randomUUID()}@example.org` });
+      const team = await t.ctx.services.accounts.teams.create(operator, { name: 'Drain team', ownerAccountId: owner.id, features: ['team_data'] });
+      const writer = await t.ctx.services.credentials.keys.create({ accountId: owner.id, teamId: team.id, name: 'drain', scopes: ['team.notes.write'] });
+      const body = JSON.stringify({ body: 'Written while the instance was leaving' });
+      const inFlight = request(`${leaving.url}/api/v2/team/notes`, {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${writer.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        inFlight.once('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        });
+        inFlight.once('error', reject);
+      });
+      inFlight.write(body.slice(0, 10));
+      // The instance has the request (it answers another one after it) before it is told to leave.
+      assert.equal(await ready(leaving.url), 200);
       leaving.process.kill('SIGTERM');
       // Still listening, no longer ready (once the signal is handled).
       await until('/ready answers 503 at the leaving instance', async () => ((await ready(leaving.url)) === 503 ? true : undefined), 10);
@@ -110,9 +133,15 @@ for (const backend of ['postgres', 'redis'] as const) {
       while (Date.now() < deadline) {
         statuses.push(...(await Promise.all(Array.from({ length: 3 }, () => get('/api/v1/people?limit=1', key).then((r) => r.status)))));
       }
+      // The listener is closed (DRAIN_SECONDS=3 have passed); the request in flight is finished.
+      await until('the leaving instance refuses new connections', async () => ((await ready(leaving.url)) === 0 ? true : undefined), 30);
+      inFlight.end(body.slice(10));
+      const written = await answered;
+      assert.equal(written.status, 201, written.body);
+      const notes = await t.ctx.db.selectFrom('team_notes').select('body').where('team_id', '=', team.id).execute();
+      assert.deepEqual(notes, [{ body: 'Written while the instance was leaving' }]);
       assert.equal(await leaving.exit, 0);
       assert.deepEqual([...new Set(statuses)], [200]);
-      assert.equal(await ready(leaving.url), 0, 'the listener is closed');
     });
   });
 }

@@ -19,7 +19,11 @@ import { until } from '../helpers/service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Left out of CI for now: once, with both suites running side by side, the restarted instance
-// was not ready within 300 s (it passes alone and in a full local run); to be investigated.
+// was not ready within 300 s (it passes alone and in a full local run). Looked into: no start-up
+// lock outlives the killed process (the advisory locks are its session's, the admin socket it
+// left is removed), the embedded database's recovery takes seconds, and the restart no longer
+// loads again what the cut-off load had finished; a start that fails now fails the test at once.
+// Still unexplained, so still out of CI.
 const skip = process.env.DATABASE_URL
   ? 'the embedded database only'
   : process.env.CI === 'true' && 'not in CI until a slow restart under CI load is understood (runs in a local npm test)';
@@ -40,26 +44,34 @@ function serve(dataDir: string, port: number): { child: ChildProcess; lines: Asy
   return { child, lines: createInterface({ input: child.stdout! }), exit: new Promise((resolve) => child.once('exit', resolve)) };
 }
 
-/** Serves until ready (the sample loaded), then stops with SIGTERM. */
-async function startAndStop(dataDir: string): Promise<void> {
+/** Serves until ready (the sample loaded), then stops with SIGTERM; the lines it logged. */
+async function startAndStop(dataDir: string): Promise<string[]> {
   const port = await freePort();
   const s = serve(dataDir, port);
+  const logged: string[] = [];
   void (async () => {
-    for await (const _ of s.lines);
+    for await (const line of s.lines) logged.push(line);
   })();
+  let exited = false;
+  void s.exit.then(() => {
+    exited = true;
+  });
   await until(
     'ready',
-    async () =>
-      (await fetch(`http://127.0.0.1:${port}/ready`).then(
+    async () => {
+      // A start that fails says so at once rather than after the wait.
+      assert.equal(exited, false, 'the service exited before it was ready');
+      const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
         (r) => r.status,
         () => 0,
-      )) === 200
-        ? true
-        : undefined,
+      );
+      return status === 200 ? true : undefined;
+    },
     300,
   );
   s.child.kill('SIGTERM');
   await s.exit;
+  return logged;
 }
 
 /** Bookkeeping of the ingest itself, and columns saying when a row was written. */
@@ -96,7 +108,11 @@ test('killed mid-way through the first load, the next start completes it: the ta
   const half = await tables(killed);
   assert.ok(Number.parseInt(half.get('matters') ?? '0', 10) > 0, 'the first part was loaded');
 
-  await startAndStop(killed);
+  // The restart goes on where the load was cut: what was finished is not read again.
+  const resumed = (await startAndStop(killed)).join('\n');
+  assert.match(resumed, /elms: loaded before the last start was cut off, not read again/);
+  assert.doesNotMatch(resumed, /elms: sync started/);
+  assert.match(resumed, /campaign_finance: sync started/);
   await startAndStop(clean);
   const [after, expected] = [await tables(killed), await tables(clean)];
   assert.ok(Number.parseInt(expected.get('receipts') ?? '0', 10) > 0, 'a clean load holds campaign receipts');

@@ -13,7 +13,7 @@ import { ELMS_BASE_URL, syncElms } from './elms.ts';
 import type { HttpClientOptions } from './http-client.ts';
 import { LEGISTAR_BASE_URL, syncLegistar } from './legistar.ts';
 import { LOBBYING_BASE_URL, syncLobbying } from './lobbying.ts';
-import { failSync, finishSync, startSync } from './sync-state.ts';
+import { failSync, finishedWithinCutRun, finishSync, startSync } from './sync-state.ts';
 import { createTransport } from './transport.ts';
 
 export interface IngestReport {
@@ -153,10 +153,12 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
     }
   }
 
-  async function runSample(options: RunOptions): Promise<IngestReport> {
+  /** `resume`: a load cut off by a killed process goes on where it was, leaving out the parts it finished. */
+  async function runSample(options: RunOptions, resume = false): Promise<IngestReport> {
     const dir = options.from ?? SAMPLE_DIR;
     if (!existsSync(dir)) throw new AppError('invalid_request', `sample directory not found: ${dir}`);
     const startedAt = clock.now().toISOString();
+    const finished = resume ? await finishedWithinCutRun(db, 'sample') : new Set<string>();
     await startSync(db, clock, 'sample');
     let seen = 0;
     let changed = 0;
@@ -168,7 +170,12 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
         ['campaign-finance', 'campaign-finance'],
         ['lobbying', 'lobbying'],
       ] as const) {
-        const report = await runOne(resolveSource(name), { ...options, from: `${dir.replace(/\/+$/, '')}/${sub}` });
+        const def = resolveSource(name);
+        if (finished.has(def.name)) {
+          options.onProgress?.(`${def.name}: loaded before the last start was cut off, not read again`);
+          continue;
+        }
+        const report = await runOne(def, { ...options, from: `${dir.replace(/\/+$/, '')}/${sub}` });
         seen += report.seen;
         changed += report.changed;
       }
@@ -188,11 +195,12 @@ export function createIngest(deps: ModuleDeps, hooks: IngestHooks = {}): Ingest 
     },
     async loadSampleIfEmpty(onProgress) {
       // Loaded unless no matters exist, or a sample load started and never finished (the process
-      // was killed half-way): the ingest is idempotent, so running it again completes it.
+      // was killed half-way): the ingest is idempotent, so running it again completes it; the
+      // sources that load had finished are not read again (each commits its records file by file).
       const state = await sql<{ present: boolean; unfinished: boolean | null }>`select exists (select 1 from matters) as present,
         (select last_success_at is null or last_success_at < last_started_at from source_sync where source = 'sample') as unfinished`.execute(db);
       if (state.rows[0]?.present && !state.rows[0]?.unfinished) return false;
-      await told(await runSample({ onProgress }));
+      await told(await runSample({ onProgress }, true));
       return true;
     },
     async freshness() {

@@ -35,3 +35,15 @@ export function later(a: string | null, b: string | null): string | null {
   if (!b) return a;
   return a >= b ? a : b;
 }
+
+/**
+ * The sources that finished within a run of `run` that started and never finished (its process
+ * was killed): those whose last success came after that run's start. Empty when its last run finished.
+ */
+export async function finishedWithinCutRun(db: Db, run: string): Promise<Set<string>> {
+  const result = await sql<{ source: string }>`
+    select s.source from source_sync s join source_sync r on r.source = ${run}
+    where s.source <> r.source and s.last_success_at >= r.last_started_at
+      and (r.last_success_at is null or r.last_success_at < r.last_started_at)`.execute(db);
+  return new Set(result.rows.map((r) => r.source));
+}

@@ -116,3 +116,15 @@ export async function startReplay(dir: string, options: ReplayOptions = {}): Pro
 
 /** Fast retries for tests: the pacing and backoff are exercised, not waited out. */
 export const FAST = { minIntervalMs: 0, baseDelayMs: 5, maxDelayMs: 1500, timeoutMs: 5000 };
+
+/**
+ * A cron expression naming one minute of the year: the current one while half of it remains (an
+ * occurrence stays due for 60 s and passes run every 10 s, so the instances have time to start
+ * and send it), else the next.
+ */
+export function onceAt(now = new Date()): { cron: string; at: Date } {
+  const at = new Date(now);
+  at.setUTCSeconds(0, 0);
+  if (now.getUTCSeconds() > 30) at.setUTCMinutes(at.getUTCMinutes() + 1);
+  return { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`, at };
+}

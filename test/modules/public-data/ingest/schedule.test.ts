@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../../src/kernel/config.ts';
 import { freshDatabase } from '../../../helpers/context.ts';
 import { getJson, readerKey, startService, type TestService, until } from '../../../helpers/service.ts';
-import { FIXTURES, type Replay, startReplay } from './replay-server.ts';
+import { FIXTURES, onceAt, type Replay, startReplay } from './replay-server.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -34,18 +34,6 @@ const requestsTo = (path: string) => replay.requests.filter((u) => u.pathname ==
 async function elms(service: TestService) {
   const { data } = await service.ctx.services.publicData.sources();
   return data.find((s) => s.source === 'elms');
-}
-
-/**
- * A cron expression naming one minute of the year: the current one while half of it remains (an
- * occurrence stays due for 60 s and passes run every 10 s, so the instances have time to start
- * and send it), else the next.
- */
-function onceAt(now = new Date()): { cron: string; at: Date } {
-  const at = new Date(now);
-  at.setUTCSeconds(0, 0);
-  if (now.getUTCSeconds() > 30) at.setUTCMinutes(at.getUTCMinutes() + 1);
-  return { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`, at };
 }
 
 test('INGEST_* settings say which sources sync when; a mistake stops the start', () => {
