@@ -28,19 +28,27 @@ export interface WindowLimit<DB = Tables> {
   protocolCode?: string;
 }
 
+/**
+ * Takes the limit's slot inside a transaction the caller already holds (an invitation is counted in
+ * the transaction that adds the member): 429 `rate_limited` with Retry-After when a count is full,
+ * which rolls the caller's transaction back.
+ */
+export async function holdWindowSlot<DB = Tables>(trx: Transaction<DB>, limit: WindowLimit<DB>): Promise<void> {
+  const windowMs = limit.windowSeconds * 1000;
+  // In one order, so two requests that lock the same keys never wait on each other.
+  for (const key of [...new Set(limit.keys)].sort()) await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  const full = (await limit.count(trx, new Date(limit.now.getTime() - windowMs))).filter((c) => c.count >= c.limit);
+  if (full.length === 0) return;
+  // RFC 9110 §10.2.3: seconds until the oldest counted row leaves the window (the latest of those that are full).
+  const waits = full.map((c) => (c.oldest ? new Date(c.oldest).getTime() + windowMs - limit.now.getTime() : windowMs));
+  const retryAfter = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+  throw new AppError('rate_limited', limit.message, { 'Retry-After': String(retryAfter) }, limit.protocolCode);
+}
+
 /** Runs `act` (the insert that uses a slot) unless a count is at its limit: then 429 `rate_limited` with Retry-After. */
 export async function withinWindowLimit<T, DB = Tables>(db: Kysely<DB>, limit: WindowLimit<DB>, act: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  const windowMs = limit.windowSeconds * 1000;
   return db.transaction().execute(async (trx) => {
-    // In one order, so two requests that lock the same keys never wait on each other.
-    for (const key of [...new Set(limit.keys)].sort()) await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-    const full = (await limit.count(trx, new Date(limit.now.getTime() - windowMs))).filter((c) => c.count >= c.limit);
-    if (full.length > 0) {
-      // RFC 9110 §10.2.3: seconds until the oldest counted row leaves the window (the latest of those that are full).
-      const waits = full.map((c) => (c.oldest ? new Date(c.oldest).getTime() + windowMs - limit.now.getTime() : windowMs));
-      const retryAfter = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
-      throw new AppError('rate_limited', limit.message, { 'Retry-After': String(retryAfter) }, limit.protocolCode);
-    }
+    await holdWindowSlot(trx, limit);
     return act(trx);
   });
 }

@@ -25,4 +25,4 @@ export {
   type TeamMemberView,
   type TeamView,
 } from './schema.ts';
-export type { MemberChange, MembershipEndedHook } from './service.ts';
+export type { MemberAdded, MemberAddedHook, MemberChange, MembershipEndedHook } from './service.ts';

@@ -40,10 +40,13 @@ export const accountsOperations = {
     ...common,
     effect: 'write',
     access: write,
-    summary: 'Add someone to the team by the email they sign in with',
+    summary: 'Invite someone to the team by email',
     description:
-      'Owners and admins only (403 forbidden), and admins cannot add owners. They need an account: anyone who has signed in once has one (400 otherwise). Someone already in the team is 409 conflict.',
-    input: Type.Object({ email: Type.String({ maxLength: 254, description: 'Their sign-in email address.' }), role: Role }, { additionalProperties: false }),
+      "Owners and admins only (403 forbidden), and admins cannot add owners. Adds the person with this email address, making their account if they have never signed in (emailVerified stays false until they do), and emails them who added them to which team, with a sign-in link that lands on the team's dashboard. The link counts as a sign-in link: at most 5 an hour per mailbox and SIGNIN_PER_CLIENT_PER_HOUR (50) an hour per inviting person; over either, 429 rate_limited with Retry-After and no one is added. Someone already in the team is 409 conflict.",
+    input: Type.Object(
+      { email: Type.String({ maxLength: 254, description: 'Their email address (one mailbox, as sign-in reads it).' }), role: Role },
+      { additionalProperties: false },
+    ),
     output: TeamMember,
     run: async (accounts, actor, input) => {
       const list = await accounts.members.addByEmail(actor, { teamId: teamOf(actor), email: input.email, role: input.role });

@@ -33,8 +33,15 @@ export function presentTeam(row: LimitColumns & { id: string; name: string; feat
   };
 }
 
-export function presentMember(row: { id: string; email: string; name: string | null; role: Role; created_at: unknown }): TeamMemberView {
-  return { accountId: row.id, email: row.email, name: row.name, role: row.role, since: iso(row.created_at) };
+export function presentMember(row: {
+  id: string;
+  email: string;
+  name: string | null;
+  email_verified_at: unknown;
+  role: Role;
+  created_at: unknown;
+}): TeamMemberView {
+  return { accountId: row.id, email: row.email, name: row.name, role: row.role, since: iso(row.created_at), emailVerified: row.email_verified_at != null };
 }
 
 export function presentMembership(row: { id: string; name: string; features: string[]; role: Role }): MembershipView {

@@ -107,7 +107,7 @@ export function listMembers(db: Q, teamId: string) {
   return db
     .selectFrom('memberships as m')
     .innerJoin('accounts as a', 'a.id', 'm.account_id')
-    .select(['a.id', 'a.email', 'a.name', 'm.role', 'm.created_at'])
+    .select(['a.id', 'a.email', 'a.name', 'a.email_verified_at', 'm.role', 'm.created_at'])
     .where('m.team_id', '=', teamId)
     .orderBy('m.created_at')
     .orderBy('a.id')

@@ -21,6 +21,7 @@ export interface TeamMemberView {
   name: string | null;
   role: Role;
   since: string;
+  emailVerified: boolean;
 }
 
 export interface TeamView {
@@ -123,5 +124,8 @@ export const TeamMember = Type.Object({
   name: Nullable(Type.String()),
   role: Type.Union(roles.map((r) => Type.Literal(r))),
   since: Iso,
+  emailVerified: Type.Boolean({
+    description: 'Whether they have opened mail sent to this address (signed in with a link): false for someone added by email who has not yet.',
+  }),
 });
 export const TeamMembers = Type.Object({ data: Type.Array(TeamMember) }, { description: 'Every member, in the order they joined.' });

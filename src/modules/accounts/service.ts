@@ -1,7 +1,7 @@
 // Accounts, teams, memberships, features and limit overrides. Every change names who asks (an
 // Actor: a person's credential, or the operator) and checks policy first; membership changes run in one transaction with the team row
 // locked, and tell subscribers (the credentials module revokes keys) inside that transaction.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { DB } from '../../db-schema.ts';
 import { type Actor, type Feature, isOperator, type Role } from '../../kernel/actor.ts';
@@ -25,6 +25,22 @@ import {
 /** Runs inside the transaction that ends a membership (removal), before it commits. */
 export type MembershipEndedHook = (trx: Kysely<DB>, ended: { teamId: string; accountId: string }) => Promise<void>;
 
+/**
+ * Runs inside the transaction that adds someone by email (the members page, v2, the agents), before
+ * it commits: it may refuse (a limit), which adds no one. What it returns runs after the commit
+ * (the sessions module mails the person a sign-in link to the team's dashboard).
+ */
+export type MemberAddedHook = (trx: Transaction<DB>, added: MemberAdded) => Promise<(() => Promise<void>) | undefined>;
+
+export interface MemberAdded {
+  team: { id: string; name: string };
+  account: { id: string; email: string };
+  role: Role;
+  /** Whether the account was made by this addition (the person never signed in). */
+  newAccount: boolean;
+  by: { id: string; email: string; name: string | null };
+}
+
 export interface MemberChange {
   teamId: string;
   accountId: string;
@@ -41,6 +57,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
     return result;
   }
   const membershipEnded: MembershipEndedHook[] = [];
+  const memberAdded: MemberAddedHook[] = [];
 
   async function requireAccount(q: Kysely<DB>, id: string) {
     const row = await repo.findAccountById(q, id);
@@ -147,24 +164,35 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
   }
 
   function membershipTransaction(by: Actor, change: MemberChange, to: Role | null, mustExist: boolean) {
-    return db.transaction().execute(async (trx) => {
-      const { callerRole } = await visibleTeam(trx, by, change.teamId, true);
-      await requireAccount(trx, change.accountId);
-      const from = await repo.roleOf(trx, change.teamId, change.accountId);
-      if (mustExist && from === null) throw new AppError('not_found', 'That account is not a member of this team.');
-      if (!mustExist && from !== null) throw new AppError('conflict', `That account is already a member of this team (${from}).`);
-      policy.requireMembershipChange(by, callerRole, { accountId: change.accountId, from, to });
-      if (from === null) {
-        await repo.insertMembership(trx, { team_id: change.teamId, account_id: change.accountId, role: to! });
-      } else if (to === null) {
-        await repo.deleteMembership(trx, change.teamId, change.accountId);
-        for (const hook of membershipEnded) await hook(trx, change);
-      } else {
-        await repo.updateMembershipRole(trx, change.teamId, change.accountId, to);
-      }
-      if (from === 'owner' && to !== 'owner') policy.requireOwnerRemains(await repo.countOwners(trx, change.teamId));
-      return (await repo.listMembers(trx, change.teamId)).map(presentMember);
-    });
+    return db.transaction().execute((trx) => changeMembershipIn(trx, by, change, to, mustExist));
+  }
+
+  async function changeMembershipIn(trx: Kysely<DB>, by: Actor, change: MemberChange, to: Role | null, mustExist: boolean) {
+    const { callerRole } = await visibleTeam(trx, by, change.teamId, true);
+    await requireAccount(trx, change.accountId);
+    const from = await repo.roleOf(trx, change.teamId, change.accountId);
+    if (mustExist && from === null) throw new AppError('not_found', 'That account is not a member of this team.');
+    if (!mustExist && from !== null) throw new AppError('conflict', `That account is already a member of this team (${from}).`);
+    policy.requireMembershipChange(by, callerRole, { accountId: change.accountId, from, to });
+    if (from === null) {
+      await repo.insertMembership(trx, { team_id: change.teamId, account_id: change.accountId, role: to! });
+    } else if (to === null) {
+      await repo.deleteMembership(trx, change.teamId, change.accountId);
+      for (const hook of membershipEnded) await hook(trx, change);
+    } else {
+      await repo.updateMembershipRole(trx, change.teamId, change.accountId, to);
+    }
+    if (from === 'owner' && to !== 'owner') policy.requireOwnerRemains(await repo.countOwners(trx, change.teamId));
+    return (await repo.listMembers(trx, change.teamId)).map(presentMember);
+  }
+
+  /** The account of a mailbox, made (unverified, as the CLI makes one) if no one has signed in with it yet. */
+  async function accountOfMailbox(trx: Kysely<DB>, email: string) {
+    const found = await repo.findAccountByEmail(trx, email);
+    if (found) return { row: found, created: false };
+    const made = await repo.insertAccount(trx, { id: `acc_${crypto.randomUUID()}`, email, name: null });
+    // Another request made it between the two statements: theirs is the account.
+    return made ? { row: made, created: true } : { row: (await repo.findAccountByEmail(trx, email))!, created: false };
   }
 
   const members = {
@@ -172,17 +200,39 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
       return changeMembership(by, input, parseRole(input.role), false);
     },
     /**
-     * Adds the person who signed in with `email`. Who may add is decided first, so someone who may
-     * not learns nothing about which addresses have accounts: the same refusal for every address.
+     * Adds the person with this email address, making their account if they have never signed in
+     * (they sign in with the emailed link; until then the members list says so). Who may add is
+     * decided first, so someone who may not learns nothing about which addresses have accounts: the
+     * same refusal for every address. The member-added hooks run in the same transaction (a refused
+     * invitation adds no one and makes no account) and mail the person after it commits.
      */
     async addByEmail(by: Actor, input: { teamId: string; email: string; role: string }): Promise<TeamMemberView[]> {
       const role = parseRole(input.role);
       const { callerRole } = await visibleTeam(db, by, input.teamId);
       policy.requireMembershipChange(by, callerRole, { accountId: null, from: null, to: role });
       const email = parseMailbox(input.email);
-      const person = await repo.findAccountByEmail(db, email);
-      if (!person) throw new AppError('invalid_request', `No one has signed in with ${email} yet. Ask them to sign in once, then add them.`);
-      return changeMembership(by, { teamId: input.teamId, accountId: person.id }, role, false);
+      const afterCommit: (() => Promise<void>)[] = [];
+      const list = await settled(
+        db.transaction().execute(async (trx) => {
+          const person = await accountOfMailbox(trx, email);
+          const members = await changeMembershipIn(trx, by, { teamId: input.teamId, accountId: person.row.id }, role, false);
+          const team = (await repo.findTeam(trx, input.teamId))!;
+          const added: MemberAdded = {
+            team: { id: team.id, name: team.name },
+            account: { id: person.row.id, email: person.row.email },
+            role,
+            newAccount: person.created,
+            by: { ...by.account },
+          };
+          for (const hook of memberAdded) {
+            const then = await hook(trx, added);
+            if (then) afterCommit.push(then);
+          }
+          return members;
+        }),
+      );
+      for (const then of afterCommit) await then();
+      return list;
     },
     async setRole(by: Actor, input: MemberChange & { role: string }): Promise<TeamMemberView[]> {
       return changeMembership(by, input, parseRole(input.role), true);
@@ -208,6 +258,10 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
     /** Subscribe to membership removals; the hook runs inside the removing transaction. */
     onMembershipEnded(hook: MembershipEndedHook): void {
       membershipEnded.push(hook);
+    },
+    /** Subscribe to additions by email; the hook runs inside the adding transaction (see MemberAddedHook). */
+    onMemberAdded(hook: MemberAddedHook): void {
+      memberAdded.push(hook);
     },
   };
 }

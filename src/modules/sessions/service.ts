@@ -1,13 +1,16 @@
 // Sign-in by email link and website sessions. A link is single use, expires after
 // SIGNIN_LINK_TTL_SECONDS and is stored hashed; only a POST uses it (mail scanners open links with
 // GET). Using it creates the account if new and starts a session with a sliding expiry.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db-schema.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { addressGroup } from '../../kernel/ip.ts';
 import type { Mailer } from '../../kernel/mail.ts';
 import { parseMailbox } from '../../kernel/mailbox.ts';
-import { type WindowLimit, withinWindowLimit } from '../../kernel/window-limit.ts';
+import { holdWindowSlot, type WindowLimit, withinWindowLimit } from '../../kernel/window-limit.ts';
 import type { Accounts, AccountView } from '../accounts/index.ts';
+import { invitationMail } from './invitation-mail.ts';
 import * as repo from './repo.ts';
 import { csrfTokenFor, hashToken, looksLikeToken, newToken, verifyCsrf } from './tokens.ts';
 
@@ -70,6 +73,64 @@ export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
     return { token, expiresAt };
   }
 
+  /**
+   * A new sign-in link for `email`, asked for by `from` (a client address group, or for an
+   * invitation the inviting account), with the limit its row counts against: at most 5 an hour
+   * per mailbox, SIGNIN_PER_CLIENT_PER_HOUR per asker. `returnTo` (a path) is where the confirmed
+   * sign-in goes (surfaces/web/return-to.ts checks it again).
+   */
+  async function newLink(q: Kysely<DB>, email: string, from: string, returnTo?: string) {
+    const now = clock.now();
+    await repo.deleteExpiredLinks(q, now, new Date(now.getTime() - WINDOW_SECONDS * 1000));
+    const token = newToken('ctl_');
+    const limit: WindowLimit = {
+      keys: [`signin.email:${email}`, `signin.client:${from}`],
+      windowSeconds: WINDOW_SECONDS,
+      now,
+      count: async (trx, since) => {
+        const recent = await repo.countRecentLinks(trx, email, from, since);
+        return [
+          { ...recent.byEmail, limit: PER_MAILBOX_PER_HOUR },
+          { ...recent.byClient, limit: config.signin.perClientPerHour },
+        ];
+      },
+      message: 'Several sign-in links were asked for recently for this address or from your network; use one you have, or try again later.',
+    };
+    const row = {
+      id: `sil_${crypto.randomUUID()}`,
+      email,
+      hash: hashToken(token),
+      expires_at: new Date(now.getTime() + linkTtlMs),
+      client_ip: from,
+      created_at: now,
+    };
+    // `code`, not `token`: the API refuses credential-named query parameters everywhere.
+    const back = returnTo ? `&return=${encodeURIComponent(returnTo)}` : '';
+    return { limit, row, url: `${config.baseUrl}/signin/verify?code=${encodeURIComponent(token)}${back}` };
+  }
+
+  function linkLifetime(): string {
+    const minutes = Math.max(1, Math.round(config.ttl.signinLink / 60));
+    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  }
+
+  /**
+   * Someone added to a team by email gets a sign-in link that lands on the team's dashboard, in the
+   * transaction that adds them: it counts against that mailbox's sign-in links and against the
+   * inviting person's (as one client), so adding cannot mail bomb an address; over either, 429 and
+   * no one is added. The mail goes after the commit.
+   */
+  accounts.onMemberAdded(async (trx, added) => {
+    const dashboard = `/dashboard/${added.team.id}`;
+    const { limit, row, url } = await newLink(trx, added.account.email, `account:${added.by.id}`, dashboard);
+    await holdWindowSlot(trx, {
+      ...limit,
+      message: `Several sign-in links or invitations went to ${added.account.email} in the last hour, or you sent many invitations; try again later.`,
+    });
+    await repo.insertLink(trx, row);
+    return () => mailer.send(invitationMail(added, url, `${config.baseUrl}/signin?return=${encodeURIComponent(dashboard)}`, linkLifetime()));
+  });
+
   return {
     /**
      * Emails a sign-in link to the canonical mailbox of `rawEmail` (kernel/mailbox.ts), asked for
@@ -79,29 +140,8 @@ export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
      */
     async requestLink(rawEmail: unknown, clientIp: string): Promise<string> {
       const email = parseMailbox(rawEmail);
-      const from = addressGroup(clientIp);
-      const now = clock.now();
-      await repo.deleteExpiredLinks(db, now, new Date(now.getTime() - WINDOW_SECONDS * 1000));
-      const token = newToken('ctl_');
-      const expiresAt = new Date(now.getTime() + linkTtlMs);
-      const limit: WindowLimit = {
-        keys: [`signin.email:${email}`, `signin.client:${from}`],
-        windowSeconds: WINDOW_SECONDS,
-        now,
-        count: async (trx, since) => {
-          const recent = await repo.countRecentLinks(trx, email, from, since);
-          return [
-            { ...recent.byEmail, limit: PER_MAILBOX_PER_HOUR },
-            { ...recent.byClient, limit: config.signin.perClientPerHour },
-          ];
-        },
-        message: 'Several sign-in links were asked for recently for this address or from your network; use one you have, or try again later.',
-      };
-      const row = { id: `sil_${crypto.randomUUID()}`, email, hash: hashToken(token), expires_at: expiresAt, client_ip: from, created_at: now };
+      const { limit, row, url } = await newLink(db, email, addressGroup(clientIp));
       await withinWindowLimit(db, limit, (trx) => repo.insertLink(trx, row));
-      // `code`, not `token`: the API refuses credential-named query parameters everywhere.
-      const url = `${config.baseUrl}/signin/verify?code=${encodeURIComponent(token)}`;
-      const minutes = Math.max(1, Math.round(config.ttl.signinLink / 60));
       await mailer.send({
         to: email,
         subject: 'Your Council Tracker sign-in link',
@@ -110,7 +150,7 @@ export function createSessionsService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
           '',
           url,
           '',
-          `The link works once and expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          `The link works once and expires in ${linkLifetime()}.`,
           'If you did not ask to sign in, ignore this email: nothing happens until the link is used.',
         ].join('\n'),
       });

@@ -72,7 +72,7 @@ export function createAnalyticsService(kit: Kit) {
         { label: 'Recused', n: t.recused },
       ];
       return {
-        title: `Roll call on ${rc.recordNumber}, ${rc.date}: ${rc.actionName}${rc.result ? ` (${rc.result})` : ''}`,
+        title: `Roll call on ${rc.recordNumber}, ${rc.date}: ${rc.actionName}${rc.result && rc.result !== rc.actionName ? ` (${rc.result})` : ''}`,
         head,
         bars: bars(figures, () => `/roll-calls/${encodeURIComponent(rc.rollCallId)}`),
         note: rc.title,
@@ -137,7 +137,9 @@ export function createAnalyticsService(kit: Kit) {
         title: "The team's bills by status",
         head: ['Status', 'Bills'],
         bars: bars(counts),
-        note: records.length ? `${records.length} bills followed or with a stance.` : 'Follow a bill or take a stance on one to see it here.',
+        note: records.length
+          ? `${records.length} ${records.length === 1 ? 'bill' : 'bills'} followed or with a stance.`
+          : 'Follow a bill or take a stance on one to see it here.',
       };
     },
     async team_upcoming_agendas(teamId) {

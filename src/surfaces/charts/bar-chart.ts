@@ -23,6 +23,16 @@ export interface Chart {
 
 const palette = ['#1f5fa8', '#b5452b', '#5a8f29', '#8a5fb0', '#c28a14', '#2b8a8a', '#7a7a7a', '#a83275'];
 
+/**
+ * Bars that each cite a record of their own (people, bills, clients) measure the same thing of
+ * different records: one colour, so no bar reads as worse (a red bar beside "1 of 1 with the
+ * team"). Bars of categories (Yea and Nay of one roll call, statuses) keep a colour each.
+ */
+function colours(chart: Chart): (i: number) => string {
+  const own = chart.bars.every((b) => b.href) && new Set(chart.bars.map((b) => b.href)).size === chart.bars.length;
+  return (i) => (own ? palette[0]! : palette[i % palette.length]!);
+}
+
 export function barChart(chart: Chart): Html {
   const rowH = 24;
   const labelW = 200;
@@ -32,12 +42,13 @@ export function barChart(chart: Chart): Html {
   const width = labelW + barW + Math.ceil(textW);
   const height = Math.max(1, chart.bars.length) * rowH + 8;
   const max = Math.max(0, ...chart.bars.map((b) => b.value));
+  const colourOf = colours(chart);
   const bars = chart.bars.map((b, i) => {
     const w = max > 0 ? Math.max(1, Math.round((b.value / max) * barW)) : 1;
     const y = 4 + i * rowH;
     return html`<g class="bar" data-label="${b.label}" data-value="${b.value}">
 <text x="${labelW - 6}" y="${y + 16}" text-anchor="end" font-size="13">${b.label.length > 30 ? `${b.label.slice(0, 29)}…` : b.label}</text>
-<rect x="${labelW}" y="${y + 3}" width="${w}" height="${rowH - 8}" fill="${palette[i % palette.length]}"></rect>
+<rect x="${labelW}" y="${y + 3}" width="${w}" height="${rowH - 8}" fill="${colourOf(i)}"></rect>
 <text x="${labelW + w + 6}" y="${y + 16}" font-size="13">${b.text ?? String(b.value)}</text></g>`;
   });
   return html`<figure class="chart"><figcaption><strong>${chart.title}</strong></figcaption>

@@ -49,7 +49,7 @@ export function legislationPages(ctx: AppContext) {
     );
     const token = v.csrfToken;
     const region = html`${problem ? notice(problem) : ''}
-${manager ? '' : notice('Only team owners and admins can set or clear the team’s stance on a bill.')}
+${manager ? '' : html`<p class="muted">Only the team’s owners and admins set or clear its stance on a bill; members read the team’s bills and write notes on them.</p>`}
 ${
   bills.length
     ? html`<table><thead><tr><th>Bill</th><th>Status</th><th>Latest action</th><th>Team stance</th><th></th></tr></thead><tbody>${rows}</tbody></table>`

@@ -28,7 +28,7 @@ function peopleTable(base: string, card: Card, sort: Sort): Html {
 <td><a href="/people/${encodeURIComponent(p.personId)}">${p.name}</a></td><td class="num">${p.ward ?? ''}</td>
 <td class="num agreement" data-agreement="${p.agreement ?? ''}"><meter min="0" max="1" value="${p.agreement ?? 0}" aria-hidden="true"></meter> ${percent(p.agreement)}</td>
 <td class="num">${p.withStance}</td><td class="num">${p.againstStance}</td><td class="num">${p.notVoting}</td>
-<td><details><summary>${p.votes.length} votes</summary><ul>${p.votes.map(
+<td><details><summary>${p.votes.length} ${p.votes.length === 1 ? 'vote' : 'votes'}</summary><ul>${p.votes.map(
     (x) =>
       html`<li>${matterLink(x.recordNumber)}: ${rollCallLink(x.rollCallId, x.value)} ${x.agrees === null ? '' : x.agrees ? html`<span class="with">with us</span>` : html`<span class="against">against us</span>`}</li>`,
   )}</ul></details></td></tr>`;
@@ -65,8 +65,9 @@ export function scorecardPage(ctx: AppContext) {
         region = html`<p>The scorecard scores the council against the team’s stances. <a href="${teamBase(v.teamId)}/legislation">Take a stance on a bill</a> to start it.</p>`;
       } else {
         const scored = card.value.bills.filter((b) => b.rollCall).length;
-        region = html`<p>${scored} of the team’s ${card.value.bills.length} bills with a stance have a roll call; the latest roll call of each is scored. A Yea on a bill the team supports, or a Nay on one it opposes, is <strong>with us</strong>.</p>
-${peopleTable(base, card.value, sort)}${billsTable(card.value)}`;
+        const bills = card.value.bills.length;
+        region = html`<p>${scored} of the team’s ${bills} ${bills === 1 ? 'bill' : 'bills'} with a stance ${scored === 1 ? 'has' : 'have'} a roll call; the latest roll call of each is scored. A Yea on a bill the team supports, or a Nay on one it opposes, is <strong>with us</strong>.</p>
+${billsTable(card.value)}${peopleTable(base, card.value, sort)}`;
       }
       return sendDashboardPage(reply, 200, dashboardPage(request, v, 'scorecard', 'Scorecard', region));
     });

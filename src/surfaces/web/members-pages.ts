@@ -44,7 +44,9 @@ export function membersPages(ctx: AppContext) {
     const removeForm = (accountId: string) =>
       html`<form method="post" action="${base}/${accountId}/remove">${csrfField(token)}<button type="submit">${accountId === me ? 'Leave team' : 'Remove'}</button></form>`;
     const rows = members.map(
-      (m) => html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
+      (
+        m,
+      ) => html`<tr><td>${m.email}${m.emailVerified ? '' : html` <span class="muted">(invited, not signed in yet)</span>`}</td><td>${m.name ?? ''}</td><td>${m.role}</td><td>${formatTime(m.since)}</td>
 <td>${
         manager
           ? html`<form method="post" action="${base}/${m.accountId}/role">${csrfField(token)}${roleSelect(m.role, `Role of ${m.email}`)}<button type="submit">Change role</button></form>
@@ -55,16 +57,21 @@ ${removeForm(m.accountId)}`
       }</td></tr>`,
     );
     const add = manager
-      ? html`<h2>Add a member</h2>
-<p>They need an account: anyone who has signed in once has one.</p>
+      ? html`<h2>Invite a member</h2>
+<p>We email them a link that signs them in and opens this team's dashboard; if they have never signed in, it makes their account.</p>
 <form method="post" action="${base}">${csrfField(token)}
   <label>Email address <input type="email" name="email" value="${state.previous?.email ?? ''}" required maxlength="254"></label>
   <label>Role ${roleSelect(state.previous?.role ?? 'member')}</label>
-  <button type="submit">Add member</button>
+  <button type="submit">Invite by email</button>
 </form>`
       : '';
+    const { invited } = request.query as { invited?: string };
+    const invitee = members.find((m) => m.accountId === invited);
+    const notice = invitee
+      ? html`<p class="notice" role="status">Added ${invitee.email} as ${invitee.role}. We emailed them a link that signs them in and opens this team's dashboard.</p>`
+      : '';
     const body = html`${teamNav(team.id)}
-${errorBox(state.error)}
+${errorBox(state.error)}${notice}
 <p>Team <strong>${team.name}</strong> · your role: ${team.role}</p>
 <table><thead><tr><th>Email</th><th>Name</th><th>Role</th><th>Since</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 ${add}`;
@@ -75,7 +82,14 @@ ${add}`;
    * Performs one change; a refused or malformed form shows the page again with the reason and the
    * error's status. Someone who left goes back to their account page.
    */
-  async function attempt(request: FastifyRequest, reply: FastifyReply, state: MembersState, change: (p: SettingsViewer) => Promise<unknown>, leaving = false) {
+  async function attempt(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: MembersState,
+    change: (p: SettingsViewer) => Promise<unknown>,
+    leaving = false,
+    notice: () => string = () => '',
+  ) {
     const session = signedIn(request, reply)!;
     const { p, team } = await teamPerformer(request, session);
     try {
@@ -84,7 +98,7 @@ ${add}`;
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return render(request, reply, session, { ...state, error: err.message }, err.status);
     }
-    return reply.redirect(leaving ? '/account' : `/dashboard/${team.id}/settings/members`, 303);
+    return reply.redirect(leaving ? '/account' : `/dashboard/${team.id}/settings/members${notice()}`, 303);
   }
 
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -98,7 +112,11 @@ ${add}`;
     app.post('/dashboard/:teamId/settings/members', { preHandler: csrf }, async (request, reply) => {
       const email = field(request.body, 'email');
       const role = field(request.body, 'role');
-      return attempt(request, reply, { previous: { email, role } }, (p) => p.perform('team.members.add', { email, role }));
+      let invited = '';
+      const add = async (p: SettingsViewer) => {
+        invited = (await p.perform('team.members.add', { email, role })).accountId;
+      };
+      return attempt(request, reply, { previous: { email, role } }, add, false, () => `?invited=${encodeURIComponent(invited)}`);
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/role', { preHandler: csrf }, async (request, reply) => {

@@ -34,7 +34,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.fa
 nav.team{border-bottom:1px solid #ddd;padding-bottom:.4rem}form.inline{display:inline}td form{margin:.15rem 0}textarea{width:100%;box-sizing:border-box}
 .stance-supports{color:#075e2b;font-weight:bold}.stance-opposes{color:#8a1010;font-weight:bold}
 .chart{margin:1rem 0;padding:.5rem;border:1px solid #ddd}.chart svg{max-width:100%;height:auto}
-.widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}.widget .chart{margin-top:0}
+.widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,36rem),1fr));gap:1rem}
+.widget{border:1px solid #ccc;border-radius:4px;padding:.6rem .8rem}.widget .chart{margin:0;padding:0;border:0}.widget form{margin-top:.4rem}
 td.num,th.num{text-align:right}.with{color:#075e2b}.against{color:#8a1010}button.quiet{font-size:.85em}
 .picker{position:relative;margin:.5rem 0}.picker input[type=text]{width:100%;max-width:32rem}
 .pick-list{position:absolute;z-index:2;background:#fff;border:1px solid #888;margin:0;padding:0;list-style:none;max-width:32rem;width:100%;max-height:16rem;overflow:auto}

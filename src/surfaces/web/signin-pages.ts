@@ -71,7 +71,7 @@ export function signinPages(ctx: AppContext) {
 
     // Opening the link changes nothing: it shows who is signing in and a button that POSTs.
     app.get('/signin/verify', async (request, reply) => {
-      const code = (request.query as Record<string, unknown>).code;
+      const { code, return: back } = request.query as Record<string, unknown>;
       const link = await sessions.checkLink(code);
       const viewer = viewerOf(request);
       if (!link) {
@@ -85,6 +85,8 @@ export function signinPages(ctx: AppContext) {
           ),
         );
       }
+      // An invitation's link names the team's dashboard: confirming returns there (same-origin paths only).
+      if (typeof back === 'string') setReturnTo(ctx, reply, back);
       return sendPage(
         reply,
         200,

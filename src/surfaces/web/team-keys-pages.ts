@@ -16,7 +16,7 @@ import { settingsViewer } from './settings-viewer.ts';
 import { viewerOf } from './signin-pages.ts';
 
 export function teamNav(teamId: string): Html {
-  return html`<nav><a href="/account">Your account</a> · Settings: <a href="/dashboard/${teamId}/settings/api-keys">API keys</a> ·
+  return html`<nav class="team" aria-label="Team"><a href="/dashboard/${teamId}">Team dashboard</a> · <a href="/account">Your account</a> · Settings: <a href="/dashboard/${teamId}/settings/api-keys">API keys</a> ·
 <a href="/dashboard/${teamId}/settings/members">Members</a></nav>`;
 }
 

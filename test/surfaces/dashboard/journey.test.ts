@@ -2,8 +2,10 @@
 // mail (the SMTP receiver): a new team owner signs in by the emailed link, reaches the dashboard
 // from the account page, finds a bill with the site search, follows it and sets the team's stance
 // from the bill's public page, adds two alderpersons to its target list and marks one contacted,
-// and adds a member by email; the member, signed in in a second browser context, watches the
-// team's view of the bill change without reloading. Every step is screenshotted into
+// adds a chart of the bill chosen with the record picker, reads the scorecard, and invites a
+// volunteer by email before they have an account; the volunteer opens the mailed link in a second
+// browser context, lands on the team's dashboard, and watches the team's view of the bill change
+// without reloading. Every step is screenshotted into
 // test-artifacts/journey/ (CI keeps it). Then axe-core audits every account and dashboard page.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -87,6 +89,7 @@ const notReloaded = (page: Page) => page.evaluate(() => (globalThis as unknown a
 
 let owner: BrowserContext;
 let member: BrowserContext;
+let chartForm: string;
 
 test('a new team owner finds a bill, follows it, takes a stance and works its target list from the public page; a member sees it live', async () => {
   owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -144,25 +147,55 @@ test('a new team owner finds a bill, follows it, takes a stance and works its ta
   assert.ok(await page.$(`tr[data-record="${record()}"] a[href="/matters/${record()}"]`), 'the bill links its public page');
   await shot(page, 'legislation');
 
-  // [Charts with the record picker, and the scorecard, come here: added with the analytics work.]
+  // Analytics: the starter dashboard, then a roll-call chart of the bill chosen with the picker.
+  await page.click('nav.team a:has-text("Analytics")');
+  await page.waitForSelector('.widget');
+  await shot(page, 'analytics-starter');
+  await page.click('main a:has-text("Roll call of a bill")');
+  await page.waitForSelector('form.chart-form [role="combobox"]');
+  chartForm = new URL(page.url()).pathname;
+  await page.fill('form.chart-form [role="combobox"]', record());
+  await page.waitForSelector('form.chart-form [role="option"]');
+  await shot(page, 'chart-picker-open');
+  // Chosen with the keyboard (APG combobox): the first match, Enter.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('form.chart-form input[name="recordNumber"]'), record(), 'the picker chose the bill');
+  await page.click('form.chart-form button:has-text("Preview")');
+  await page.waitForSelector('section.preview svg');
+  await shot(page, 'chart-preview');
+  await page.click('section.preview button:has-text("Add this chart")');
+  await page.waitForSelector('.widget[data-kind="roll_call"] svg');
+  await shot(page, 'chart-on-dashboard');
 
-  // A volunteer signs in once (an account is made by signing in), in a second browser.
+  // The scorecard: the supported bill's latest roll call, and how each alderperson voted on it.
+  await page.click('nav.team a:has-text("Scorecard")');
+  await page.waitForSelector(`tr[data-record="${record()}"]`);
+  assert.match((await page.textContent(`tr[data-record="${record()}"]`))!, /Support/);
+  assert.ok((await page.$$('table.scorecard tbody tr')).length > 0, 'alderpersons scored');
+  await page.click('table.scorecard tbody tr:first-child summary');
+  await shot(page, 'scorecard');
+
+  // The owner invites a volunteer who has never signed in; the mail's link signs them in.
+  await page.click('nav.team a:has-text("Members")');
+  await page.fill('main input[name="email"]', MEMBER);
+  await page.click('main button:has-text("Invite by email")');
+  await page.waitForSelector(`main td:has-text("${MEMBER}")`);
+  assert.match((await page.textContent('main'))!, /We emailed them a link/);
+  await shot(page, 'member-invited');
+  const invitation = smtp.messages.find((m) => m.to.includes(MEMBER));
+  assert.ok(invitation, 'the invitation was mailed');
+  assert.match(invitation.subject, /Olu Organiser .* added you to Transit Riders Alliance/);
+
   member = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const watcher = await member.newPage();
-  await signIn(watcher, MEMBER);
-  assert.equal(new URL(watcher.url()).pathname, '/account', 'in no team yet: the account page');
-
-  // The owner adds them by email.
-  await page.goto(`${base}/dashboard/${teamId}/settings/members`);
-  await page.fill('main input[name="email"]', MEMBER);
-  await page.click('main button:has-text("Add member")');
-  await page.waitForSelector(`main td:has-text("${MEMBER}")`);
-  await shot(page, 'member-added');
-
-  // The member's header now has the team's dashboard; they open the team's view of the bill.
-  await watcher.reload();
-  await watcher.click('header.site a:has-text("Dashboard")');
+  await watcher.goto(linkIn(invitation.text));
+  await shot(watcher, 'member-confirms-invitation');
+  await watcher.click('main button:has-text("Sign in")');
   await watcher.waitForURL(`${base}/dashboard/${teamId}/legislation`);
+  await shot(watcher, 'member-lands-on-dashboard');
+
+  // The member opens the team's view of the bill.
   await watcher.click(`tr[data-record="${record()}"] a:has-text("Team view: notes")`);
   await watcher.waitForSelector('[data-stance="supports"]');
   await eventually(() => t.ctx.services.live.hub.count(teamId) === 1, 5000, 'the member’s page subscribed');
@@ -204,6 +237,8 @@ test('every account and dashboard page passes axe-core with no serious or critic
     '/account/security',
     `/act/matter/${record()}`,
     ...['legislation', 'positions', 'follows', 'notes', 'targets', 'analytics', 'people', 'settings/api-keys', 'settings/members'].map((s) => `${dash}/${s}`),
+    `${dash}/scorecard`,
+    chartForm,
     `${dash}/follows/${follow[0]!.id}`,
     `${dash}/records/matter/${record()}`,
     `${dash}/records/person/${seeded.alders[0]!.id}`,
@@ -226,5 +261,5 @@ test('every account and dashboard page passes axe-core with no serious or critic
   await shot(page, 'audited-last-page');
   await audit.close();
   await owner.close();
-  await member.close();
+  await member?.close();
 });

@@ -131,7 +131,7 @@ describe('stances from the dashboard', () => {
     const b = browserWith(w.t, team.sessions.member);
     const view = await b.get(page());
     assert.equal(view.status, 200);
-    assert.match(view.body, /Only team owners and admins can set or clear/);
+    assert.match(view.body, /Only the team’s owners and admins set or clear its stance/);
     assert.doesNotMatch(view.body, /\/stance"/);
     const res = await b.post(`${page()}/${record}/stance`, { _csrf: csrfOf(view.body), stance: 'supports' });
     assert.equal(res.status, 403);

@@ -29,7 +29,7 @@ const newcomer = async () => t.ctx.services.accounts.create({ email: `newcomer-$
 
 test('owners list, add, change and remove members', async () => {
   const list = expectOk(await call(team.keys.owner, 'GET', '/team/members')).data;
-  assert.deepEqual(Object.keys(list[0]).sort(), ['accountId', 'email', 'name', 'role', 'since']);
+  assert.deepEqual(Object.keys(list[0]).sort(), ['accountId', 'email', 'emailVerified', 'name', 'role', 'since']);
   assert.deepEqual(
     list.map((m: any) => [m.accountId, m.role]),
     [
@@ -42,12 +42,7 @@ test('owners list, add, change and remove members', async () => {
   const added = expectOk(await call(team.keys.owner, 'POST', '/team/members', { email: person.email.toUpperCase(), role: 'admin' }), 201);
   assert.deepEqual([added.accountId, added.role], [person.id, 'admin']);
   expectError(await call(team.keys.owner, 'POST', '/team/members', { email: person.email, role: 'member' }), 409, 'conflict');
-  expectError(
-    await call(team.keys.owner, 'POST', '/team/members', { email: 'nobody-yet@example.org', role: 'member' }),
-    400,
-    'invalid_request',
-    /No one has signed in/,
-  );
+  expectError(await call(team.keys.owner, 'POST', '/team/members', { email: 'x,victim@example.org', role: 'member' }), 400, 'invalid_request');
   expectError(await call(team.keys.owner, 'POST', '/team/members', { email: person.email, role: 'emperor' }), 400, 'invalid_request', /role must be one of/);
   assert.equal(expectOk(await call(team.keys.owner, 'PATCH', `/team/members/${person.id}`, { role: 'member' })).role, 'member');
   assert.deepEqual(expectOk(await call(team.keys.owner, 'DELETE', `/team/members/${person.id}`)), { id: person.id, deleted: true });
