@@ -105,6 +105,9 @@ export function createFastify(ctx: AppContext): FastifyInstance {
   void app.register(cookie);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Draining (server.ts): each answer ends its connection, so a balancer that keeps connections
+    // open (deploy/haproxy.cfg) sends its next request on a new one, to another instance.
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
     // The JSON APIs check the URL right after authenticating, so their refusal carries the limit
     // headers of an authenticated answer (surfaces/http/guard.ts); every other path is checked here.
     if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);

@@ -3,7 +3,7 @@
 // PostgreSQL, once in Redis. Everything below goes through the balancer, as users' requests do.
 // Needs DATABASE_URL (CI runs the suite once with it) and Debian's haproxy.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
@@ -100,7 +100,7 @@ for (const backend of ['postgres', 'redis'] as const) {
       for (let k = 0; k < 3; k++) assert.equal((await get('/api/v1/people?limit=1', key)).status, 401);
     });
 
-    test('SIGTERM drains: /ready turns 503 before the listener closes, a request in flight finishes after it closed, and the balancer loses no request', async () => {
+    test('SIGTERM drains: /ready turns 503 and each answer closes its connection before the listener closes, a request in flight finishes after it closed, and the balancer loses no request', async () => {
       const { key } = await keyWith({ requestsPerMinute: 100_000, requestsPerDay: 100_000 });
       const leaving = d.instances[2]!;
       // A team write in flight at the leaving instance: its headers and half its body are sent
@@ -128,6 +128,18 @@ for (const backend of ['postgres', 'redis'] as const) {
       leaving.process.kill('SIGTERM');
       // Still listening, no longer ready (once the signal is handled).
       await until('/ready answers 503 at the leaving instance', async () => ((await ready(leaving.url)) === 503 ? true : undefined), 10);
+      // Each of its answers now ends its connection, so HAProxy's kept-alive connections to it close.
+      const agent = new Agent({ keepAlive: true });
+      const connection = await new Promise<string | undefined>((resolve, reject) =>
+        request(`${leaving.url}/health`, { agent }, (res) => {
+          res.resume();
+          resolve(res.headers.connection);
+        })
+          .once('error', reject)
+          .end(),
+      );
+      agent.destroy();
+      assert.equal(connection, 'close');
       const statuses: number[] = [];
       const deadline = Date.now() + 6000;
       while (Date.now() < deadline) {
