@@ -92,7 +92,7 @@ export async function measureCapacity(c: CapacityRun): Promise<number> {
           ` ${m.rpsPerServiceCore} req/s per service core, ${m.rpsPerPostgresCore ?? 'unbounded'} per PostgreSQL core;` +
           ` one PostgreSQL core feeds ${m.instancesPerPostgresCore ?? 'any number of'} busy instances (${m.instancesPerPostgresServer ?? '—'} for ${postgresCores} cores)`,
       ),
-      `one instance vs two behind HAProxy (detail route, 1,000 keys): ${scale.ratio.toFixed(2)}× (median of rounds ${scale.rounds.join(', ')}); one behind HAProxy ${scale.oneBehindRatio.toFixed(2)}× of direct`,
+      `one instance vs two behind HAProxy (detail route, 1,000 keys): ${scale.ratio.toFixed(2)}× (median of rounds ${scale.rounds.join(', ')}); two behind HAProxy ${scale.twoOverOneBehind.toFixed(2)}× of one behind it; one behind HAProxy ${scale.oneBehindRatio.toFixed(2)}× of direct`,
       `HAProxy CPU per request: ${scale.haproxyMsPerRequest?.toFixed(3) ?? 'n/a'} ms; share of the two instances' CPU: ${scale.shares.map((s) => `${(s * 100).toFixed(0)} %`).join(' / ')}`,
       `1,000 keys through the balancer: ${scale.counts.counted} counted for ${scale.counts.answered} answered, ${scale.counts.ownersOff} owners off (${scale.counts.exact ? 'exact' : 'NOT exact'})`,
       `memory per instance at the end: ${instances.map((i) => `${i.name} VmRSS ${mib(i.rss)} MiB (VmHWM ${mib(i.hwm)} MiB)`).join('; ')}`,
@@ -115,7 +115,12 @@ export async function measureCapacity(c: CapacityRun): Promise<number> {
         model,
         postgresCores,
         cpu: costed.map((k) => ({ name: k.measurement.name, requests: k.measurement.requests, serviceMs: k.processMs.service, postgresMs: k.postgresMs })),
-        oneVsTwo: { ratio: Math.round(scale.ratio * 1000) / 1000, rounds: scale.rounds, oneBehindHAProxyRatio: Math.round(scale.oneBehindRatio * 1000) / 1000 },
+        oneVsTwo: {
+          ratio: Math.round(scale.ratio * 1000) / 1000,
+          rounds: scale.rounds,
+          twoOverOneBehindHAProxy: Math.round(scale.twoOverOneBehind * 1000) / 1000,
+          oneBehindHAProxyRatio: Math.round(scale.oneBehindRatio * 1000) / 1000,
+        },
         haproxyCpuMsPerRequest: scale.haproxyMsPerRequest,
         instanceCpuShares: scale.shares,
         manyKeysCounts: scale.counts,

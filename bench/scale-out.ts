@@ -2,9 +2,12 @@
 // rotation (every request another limits owner, counted exactly in the store). On a machine where
 // the instances, PostgreSQL, HAProxy and the load generator share the same cores, the ratio shows
 // the balancer's overhead and that nothing goes wrong across instances, not scaling. Measured in
-// alternating rounds (the machine's load drifts), the ratio being the median round's; the same
-// route through HAProxy to one instance once, for the balancer's own cost. Afterwards the store's
-// counts of the 1,000 owners are compared with the answers they got: the limits stay exact.
+// rounds in changing order (the machine's load drifts), with a third measurement each round: the
+// same route through HAProxy to one instance. Two behind HAProxy ÷ one direct is the issue's
+// figure (the balancer's hop and the second instance together); ÷ one behind HAProxy isolates
+// what a second instance costs or gains; one behind ÷ one direct is the hop's own cost. Each ratio
+// is the median round's. Afterwards the store's counts of the 1,000 owners are compared with the
+// answers they got: the limits stay exact.
 import { startBalancer } from './balancer.ts';
 import type { CapacityRun } from './capacity.ts';
 import { type Costed, measureCosted } from './costed.ts';
@@ -23,6 +26,9 @@ export interface ScaleOut {
   /** Two behind HAProxy ÷ one direct, req/s: the median round's. */
   ratio: number;
   rounds: number[];
+  /** Two behind HAProxy ÷ one behind HAProxy: the median round's. */
+  twoOverOneBehind: number;
+  /** One behind HAProxy ÷ one direct: the median round's. */
   oneBehindRatio: number;
   /** The CPU of the one instance's rounds, summed: the detail route's cost with 1,000 light owners. */
   detailManyKeys: CpuCost;
@@ -35,6 +41,7 @@ export interface ScaleOut {
 
 const sum = (list: Costed[], of: (k: Costed) => number | null | undefined) => list.reduce((n, k) => n + (of(k) ?? 0), 0);
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
 
 export async function compareOneWithTwo(c: CapacityRun & { backends: Backends }): Promise<ScaleOut> {
   const second = await c.startInstance('service 2');
@@ -52,36 +59,42 @@ export async function compareOneWithTwo(c: CapacityRun & { backends: Backends })
     const countsBefore = await storedCounts(c.databaseUrl, c.many.accountIds);
     const answeredBefore = [...c.many.answered];
     const pids = { a: a.pid, b: b.pid, haproxy: pair.pid };
-    const ones: Costed[] = [];
-    const twos: Costed[] = [];
+    const measured = { one: [] as Costed[], two: [] as Costed[], behind: [] as Costed[] };
+    const orders = [
+      ['one', 'two', 'behind'],
+      ['two', 'behind', 'one'],
+      ['behind', 'one', 'two'],
+    ] as const;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const which of round % 2 === 0 ? ['one', 'two'] : ['two', 'one']) {
+      for (const which of orders[round % orders.length]!) {
         const k =
           which === 'one'
             ? await measureCosted(target(oneName, a.url), c.options, pids, c.backends)
-            : await measureCosted(target(twoName, pair.url), c.options, pids, c.backends);
-        (which === 'one' ? ones : twos).push(k);
+            : which === 'two'
+              ? await measureCosted(target(twoName, pair.url), c.options, pids, c.backends)
+              : await measureCosted(target(oneBehindName, single.url), c.options, { a: a.pid, haproxy: single.pid }, c.backends);
+        measured[which].push(k);
         for (const child of c.children) if (!child.alive()) throw new Error(`${child.name} died during the run`);
       }
     }
-    const behind = await measureCosted(target(oneBehindName, single.url), c.options, { a: a.pid, haproxy: single.pid }, c.backends);
+    const { one: ones, two: twos, behind } = measured;
     // Light owners are counted exactly, but any block of a busy one goes back after 100 ms idle.
     await new Promise((r) => setTimeout(r, 500));
     const answered = c.many.answered.map((n, i) => n - answeredBefore[i]!);
     // Each measurement is a warm-up and a timed load, each ending with up to `connections` requests in flight.
-    const loads = (2 * ROUNDS + 1) * (c.options.warmupSeconds > 0 ? 2 : 1);
+    const loads = 3 * ROUNDS * (c.options.warmupSeconds > 0 ? 2 : 1);
     const counts = checkCounts(countsBefore, await storedCounts(c.databaseUrl, c.many.accountIds), answered, loads * c.options.connections);
 
     const ratios = ones.map((one, i) => twos[i]!.measurement.rps / one.measurement.rps);
-    const ratio = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
-    const medianOne = [...ones].sort((x, y) => x.measurement.rps - y.measurement.rps)[Math.floor(ones.length / 2)]!;
+    const ratio = median(ratios);
     const twoRequests = sum(twos, (k) => k.measurement.requests);
     const [cpuA, cpuB] = [sum(twos, (k) => k.processMs.a), sum(twos, (k) => k.processMs.b)];
     return {
-      measured: [...ones, ...twos, behind],
+      measured: [...ones, ...twos, ...behind],
       ratio,
       rounds: ratios.map(round3),
-      oneBehindRatio: behind.measurement.rps / medianOne.measurement.rps,
+      twoOverOneBehind: median(behind.map((k, i) => twos[i]!.measurement.rps / k.measurement.rps)),
+      oneBehindRatio: median(ones.map((k, i) => behind[i]!.measurement.rps / k.measurement.rps)),
       detailManyKeys: {
         name: `${oneName} (light owners, counted exactly)`,
         requests: sum(ones, (k) => k.measurement.requests),
