@@ -13,7 +13,6 @@
 // route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes,
 // BENCH_ONLY=capacity for CPU per request, the capacity model and one instance vs two behind
 // HAProxy (bench/capacity.ts).
-import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { answerNames, ceilingName, detailName, guardAims, manyKeysName, oauthName, searchAims, searchName, unguardedName, votesName } from './aims.ts';
@@ -28,7 +27,7 @@ import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
 import { measureSubset } from './only.ts';
 import { prepareKey, prepareTeamKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
-import { type Child, startChild } from './servers.ts';
+import { type Child, startArgs, startChild } from './servers.ts';
 
 function intEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -93,14 +92,6 @@ async function check(target: Target, expect: (body: any) => boolean): Promise<vo
     throw new Error(`${target.name}: ${post.body ? `POST ${post.body}` : `GET ${path}`} answered ${res.status} ${JSON.stringify(body)?.slice(0, 300)}`);
   }
   if (target.rotate) target.rotate.answered[0]! += 1;
-}
-
-/** `npm start`'s arguments after `node` (its V8 flags included), from package.json. */
-function startArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const [node, ...args] = pkg.scripts.start.split(/\s+/);
-  if (node !== 'node') throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
-  return args;
 }
 
 const children: Child[] = [];

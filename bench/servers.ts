@@ -1,6 +1,7 @@
 // Child processes under test: the real service, the ceiling server and the unguarded server.
 // Every wait has a deadline, and every address is loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { residentBytes } from './proc.ts';
 
@@ -15,6 +16,14 @@ export function freePort(): Promise<number> {
       probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** `npm start`'s arguments after `node` (its V8 flags included), from package.json. */
+export function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [node, ...args] = pkg.scripts.start.split(/\s+/);
+  if (node !== 'node') throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  return args;
 }
 
 export interface Child {

@@ -30,7 +30,10 @@ export async function startServer(config: Config): Promise<{ close(): Promise<vo
   });
   const url = await app.listen({ port: config.port, host: config.host });
   // SIGUSR2: where the memory goes (kernel/memory-report.ts), the kept answers included.
-  const stopMemoryReport = reportMemoryOnSignal(ctx.log, () => ({ keptAnswersBytes: responseCacheFor(ctx.caches.publicData).bytes() }));
+  const stopMemoryReport = reportMemoryOnSignal(ctx.log, () => ({
+    keptAnswersBytes: responseCacheFor(ctx.caches.publicData).bytes(),
+    keptSearchesBytes: ctx.services.publicData.keptSearchBytes(),
+  }));
   ctx.log.info({ url, database: ctx.database.kind }, 'Council Tracker is serving');
   let closing: Promise<void> | null = null;
   const close = () =>

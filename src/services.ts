@@ -61,7 +61,7 @@ export function createServices(deps: ModuleDeps, database: Database<DB>, caches:
   let alerts: Alerts | undefined;
   const ingest = createIngest(deps, { finished: async (report) => alerts?.ingested(report) });
   const ingestSchedule = createIngestSchedule(deps, { jobs, ingest });
-  const publicData = createPublicData(deps, { syncStatus: ingestSchedule.status });
+  const publicData = createPublicData(deps, { searches: caches.publicData, syncStatus: ingestSchedule.status });
   const live = createLive(deps, { database, accounts });
   alerts = createAlerts(deps, { jobs, mailer, accounts, webhooks });
   return {

@@ -2,6 +2,7 @@
 // validated query of its schema (schema.ts) and returns resources as presented there; lists return
 // `{ data, meta: { nextCursor } }`. Bad input throws AppError('invalid_request'), an unknown id
 // AppError('not_found').
+import type { CacheChannel } from '../../kernel/coherence.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { createLegislationService } from './service.ts';
 import { createBatchService } from './service-batch.ts';
@@ -22,9 +23,12 @@ export type PublicData = ReturnType<typeof createLegislationService> &
   ReturnType<typeof createWardsService> &
   ReturnType<typeof createRecordService>;
 
-/** `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`. */
-export function createPublicData(deps: ModuleDeps, options: { syncStatus?: SyncStatus } = {}): PublicData {
-  const legislation = createLegislationService(deps);
+/**
+ * `syncStatus`: the scheduled ingestion's view of each source (ingest/schedule.ts), for `sources`;
+ * `searches`: the public-data channel kept search pages are dropped by (kept-searches.ts).
+ */
+export function createPublicData(deps: ModuleDeps, options: { searches: CacheChannel; syncStatus?: SyncStatus }): PublicData {
+  const legislation = createLegislationService(deps, options.searches);
   return {
     ...legislation,
     ...createMoneyService(deps),

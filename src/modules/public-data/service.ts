@@ -1,10 +1,12 @@
 // Public-data reads. Everything here is public: there is no per-object policy beyond which
 // people are public (policy.ts), so the services take only their input.
+import type { CacheChannel } from '../../kernel/coherence.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { preparedStatement } from '../../kernel/db.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import type { Page } from './cursor.ts';
 import { paginate } from './keyset.ts';
+import { createKeptSearches } from './kept-searches.ts';
 import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
@@ -25,10 +27,14 @@ export function checkRange(from: string | undefined, to: string | undefined, nam
   if (from !== undefined && to !== undefined && from > to) throw new AppError('invalid_request', `The date range ${names} is empty: ${from} is after ${to}.`);
 }
 
-export function createLegislationService(deps: ModuleDeps) {
+/** `searches`: the public-data channel the kept search pages are coherent with (./kept-searches.ts). */
+export function createLegislationService(deps: ModuleDeps, searches: CacheChannel) {
   const { db } = deps;
   const vocabulary = createVocabulary(db);
+  const kept = createKeptSearches(searches);
   return {
+    /** Memory the kept search pages count now (the SIGUSR2 memory report). */
+    keptSearchBytes: () => kept.bytes(),
     matters: {
       /**
        * `parts`: the sponsors, actions and roll calls (with their votes) of each matter, read in the
@@ -50,16 +56,22 @@ export function createLegislationService(deps: ModuleDeps) {
           q: q.q,
           updatedSince: q.updated_since,
         };
-        const qb = matterListQuery(db, filters, sort);
-        if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
-        // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
-        // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
-        const unfiltered = Object.values(filters).every((v) => v === undefined);
-        const withParts = qb.select(partSelections(parts));
-        return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
-          ...p.presentMatter(row),
-          ...presentParts(row, parts),
-        }));
+        const page = () => {
+          const qb = matterListQuery(db, filters, sort);
+          if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+          // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
+          // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
+          const unfiltered = Object.values(filters).every((v) => v === undefined);
+          const withParts = qb.select(partSelections(parts));
+          return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
+            ...p.presentMatter(row),
+            ...presentParts(row, parts),
+          }));
+        };
+        if (q.q === undefined) return page();
+        // A search: every spelling of the query shares one kept page while the record is unchanged.
+        const { q: text, ...rest } = filters;
+        return kept.answer('matters', text!, { ...rest, sort, limit: q.limit, cursor: q.cursor, parts }, page);
       },
       async get(record: string): Promise<s.MatterDetailOut> {
         const row = await matterDetail(db, record);
@@ -133,7 +145,8 @@ export function createLegislationService(deps: ModuleDeps) {
       },
     },
     async search(q: s.SearchInput): Promise<Page<s.SearchResultOut>> {
-      return search(db, { q: q.q, types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since });
+      const input = { types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since };
+      return kept.answer('search', q.q, input, () => search(db, { q: q.q, ...input }));
     },
   };
 }

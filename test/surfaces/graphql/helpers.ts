@@ -7,6 +7,7 @@ import { operator } from '../../../src/kernel/actor.ts';
 import type { Scope } from '../../../src/kernel/access.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { type Seeded, seedPublicData } from '../../helpers/seed.ts';
+import { recordingStatements as recordingInstance } from '../../helpers/statements.ts';
 
 export interface GraphQLAnswer {
   status: number;
@@ -202,17 +203,6 @@ export async function dataOf(h: Harness, key: string, query: string, variables?:
 }
 
 /** Runs `run` while recording the SQL text of every statement the service sends to the database. */
-export async function recordingStatements<T>(h: Harness, run: (statements: string[]) => Promise<T>): Promise<T> {
-  const executor = h.t.ctx.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, o?: unknown) => Promise<unknown> };
-  const original = executor.executeQuery;
-  const statements: string[] = [];
-  executor.executeQuery = function (this: unknown, q, o) {
-    statements.push(q.sql);
-    return original.call(this, q, o);
-  };
-  try {
-    return await run(statements);
-  } finally {
-    executor.executeQuery = original;
-  }
+export function recordingStatements<T>(h: Harness, run: (statements: string[]) => Promise<T>): Promise<T> {
+  return recordingInstance(h.t, run);
 }
