@@ -37,7 +37,11 @@ export interface TestOptions {
 const templateKey = createHash('sha256')
   .update(readFileSync(new URL('../../package-lock.json', import.meta.url)))
   .update(listMigrations().join('\n'))
-  .update(listMigrations().map((file) => readFileSync(join(migrationsDir, file))).join('\n'))
+  .update(
+    listMigrations()
+      .map((file) => readFileSync(join(migrationsDir, file)))
+      .join('\n'),
+  )
   .digest('hex')
   .slice(0, 16);
 
