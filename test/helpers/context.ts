@@ -87,12 +87,11 @@ async function postgresTemplate(admin: pg.Client, serverUrl: string): Promise<st
   return name;
 }
 
-async function freshPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function freshPostgres(serverUrl: string, empty: boolean): Promise<{ url: string; drop(): Promise<void> }> {
   const name = unique('ct_test');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  const template = await postgresTemplate(admin, serverUrl);
-  await admin.query(`create database ${name} template ${template}`);
+  await admin.query(empty ? `create database ${name}` : `create database ${name} template ${await postgresTemplate(admin, serverUrl)}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -107,15 +106,18 @@ async function freshPostgres(serverUrl: string): Promise<{ url: string; drop(): 
   };
 }
 
-/** A database for one test file: returns its config env and a drop function. */
-export async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+/**
+ * A database for one test file: returns its config env and a drop function. Migrated (a copy of
+ * the template) unless `empty`, for the tests of the migrations themselves.
+ */
+export async function freshDatabase(options: { empty?: boolean } = {}): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const server = process.env.DATABASE_URL;
   if (server) {
-    const db = await freshPostgres(server);
+    const db = await freshPostgres(server, options.empty === true);
     return { env: { DATABASE_URL: db.url }, drop: db.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'council-test-'));
-  cpSync(join(await pgliteTemplate(), 'pgdata'), join(dir, 'pgdata'), { recursive: true });
+  if (!options.empty) cpSync(join(await pgliteTemplate(), 'pgdata'), join(dir, 'pgdata'), { recursive: true });
   return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 

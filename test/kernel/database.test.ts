@@ -21,7 +21,7 @@ async function open(env: Record<string, string>) {
 }
 
 test('migrations apply every file once; a second run finds nothing to do', async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const database = await open(fresh.env);
   try {
     const first = await migrate(database);
@@ -36,7 +36,7 @@ test('migrations apply every file once; a second run finds nothing to do', async
 });
 
 test('a failing migration leaves nothing half-applied', async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const dir = mkdtempSync(join(tmpdir(), 'council-migrations-'));
   writeFileSync(join(dir, '0001_test_good.sql'), 'create table migration_good (id int);');
   writeFileSync(join(dir, '0002_test_bad.sql'), 'create table migration_half (id int);\nselect no_such_function();');
@@ -63,7 +63,7 @@ test('a failing migration leaves nothing half-applied', async () => {
 });
 
 test('two instances migrating one PostgreSQL database at once apply each file exactly once', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const a = await open(fresh.env);
   const b = await open(fresh.env);
   try {
@@ -79,7 +79,7 @@ test('two instances migrating one PostgreSQL database at once apply each file ex
 });
 
 test("on the embedded database a query never runs inside another caller's open transaction", { skip: onPostgres && 'embedded only' }, async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const database = await open(fresh.env);
   try {
     await sql`create table serial_probe (id int)`.execute(database.db);
@@ -112,7 +112,7 @@ test("on the embedded database a query never runs inside another caller's open t
 });
 
 test('both backends return the same JS values: int8 as number, date as YYYY-MM-DD, numeric as string', async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const database = await open(fresh.env);
   try {
     const row = (
@@ -126,7 +126,7 @@ test('both backends return the same JS values: int8 as number, date as YYYY-MM-D
 });
 
 test('when the database server goes away, API requests answer 503 unavailable, not 500', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const target = new URL(fresh.env.DATABASE_URL!);
   // A TCP relay in front of PostgreSQL that the test can cut.
   const sockets = new Set<Socket>();
@@ -170,7 +170,7 @@ test('when the database server goes away, API requests answer 503 unavailable, n
 });
 
 test('LISTEN survives a dropped connection: notifications arrive again after it reconnects', { skip: !onPostgres && 'needs DATABASE_URL' }, async () => {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ empty: true });
   const database = await open(fresh.env);
   try {
     const received: string[] = [];
