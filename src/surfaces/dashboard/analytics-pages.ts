@@ -41,7 +41,7 @@ export function analyticsPages(ctx: AppContext) {
     const views = await Promise.all(widgets.map((w) => widgetView(v, d, w)));
     const version = html`<input type="hidden" name="baseVersion" value="${d.version}">`;
     const kinds = Object.entries(chartKinds) as [Widget['kind'], (typeof chartKinds)[Widget['kind']]][];
-    return html`<h2>${d.name}</h2><p class="muted" data-version="${d.version}">Layout version ${d.version} · updated ${formatTime(d.updatedAt)}</p>
+    return html`<h2>${d.name}</h2><p class="muted" data-version="${d.version}">Last changed ${formatTime(d.updatedAt)}</p>
 ${views.length ? html`<div class="widgets">${views}</div>` : html`<p>No charts yet: add one below.</p>`}
 <h3>Add a chart</h3><ul class="chart-kinds">${kinds.map(([k, spec]) => html`<li><a href="${base}/add/${k}">${spec.name}</a> <span class="muted">${spec.shows}</span></li>`)}</ul>
 <details><summary>Edit the layout as JSON</summary><form method="post" action="${base}/layout" data-live-form>${csrfField(token)}${version}
