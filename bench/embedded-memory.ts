@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { residentBytes } from './proc.ts';
-import { startArgs, startChild } from './servers.ts';
+import { startArgs, startChild, startEnv } from './servers.ts';
 
 const pages = Number(process.env.BENCH_CRAWL_PAGES || 400);
 if (!Number.isInteger(pages) || pages < 1) throw new Error('BENCH_CRAWL_PAGES must be a positive integer');
@@ -27,7 +27,13 @@ const dataDir = mkdtempSync(join(tmpdir(), 'council-memory-'));
 async function startAndCrawl(name: string) {
   const started = Date.now();
   // The sample load on a fresh directory takes minutes on a loaded machine.
-  const service = await startChild(name, startArgs(), { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }, '/ready', 1_800_000);
+  const service = await startChild(
+    name,
+    startArgs(),
+    { ...process.env, ...startEnv(), DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    '/ready',
+    1_800_000,
+  );
   try {
     const readySeconds = (Date.now() - started) / 1000;
     const afterStart = residentBytes(service.pid);

@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import type { Generated } from './generate.ts';
 import { type Measurement, type MeasureOptions, measure, type Target } from './measure.ts';
 import { report } from './report.ts';
-import type { Child } from './servers.ts';
+import { type Child, heapSnapshot } from './servers.ts';
 
 export interface Subset {
   name: string;
@@ -38,13 +38,18 @@ export async function measureSubset(s: Subset): Promise<number> {
   const load = await pass(s.options.connections);
   const byName = (list: Measurement[]) => (name: string) => list.find((m) => m.name === name)!;
   const extra = (await s.after?.()) ?? {};
+  // Before the breakdown and the snapshot (which has V8 walk the whole heap).
+  const peakRssBytes = s.service.peakRss();
+  const serviceMemory = await s.service.memory();
+  const snapshot = await heapSnapshot(s.service);
+  if (snapshot) console.log(`heap snapshot of the service: ${snapshot}`);
   const failed = [...latency, ...load].filter((m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0).map((m) => m.name);
   return report({
     routes: latency.map((m, i) => ({ name: m.name, latency: m, load: load[i]!, ratio: load[i]!.rps / load[0]!.rps })),
     aims: s.aims(byName(latency), byName(load)),
-    peakRssBytes: s.service.peakRss(),
+    peakRssBytes,
     failed: [...new Set(failed)],
-    settings: { ...s.options, latencyConnections: 1, only: s.name, ...extra, serviceMemory: await s.service.memory() },
+    settings: { ...s.options, latencyConnections: 1, only: s.name, ...extra, serviceMemory },
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version },
     generation: { reused: s.generated.reused, seconds: s.generated.seconds },
   });

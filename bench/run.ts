@@ -27,7 +27,7 @@ import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
 import { measureSubset } from './only.ts';
 import { prepareKey, prepareTeamKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
-import { type Child, startArgs, startChild } from './servers.ts';
+import { type Child, heapSnapshot, serviceArgs, startArgs, startChild, startEnv } from './servers.ts';
 
 function intEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -107,13 +107,14 @@ async function main(): Promise<number> {
 
   const serviceEnv = {
     ...process.env,
+    ...startEnv(),
     DATABASE_URL: databaseUrl,
     LOAD_SAMPLE: 'false',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
   };
   // The service as `npm start` runs it, with the V8 flags of its start script (package.json).
-  const startService = (name: string) => startChild(name, startArgs(), serviceEnv, '/health');
+  const startService = (name: string) => startChild(name, serviceArgs(), serviceEnv, '/health');
   const service = await startService('service');
   children.push(service);
   const ceiling = await startChild('ceiling', ['bench/ceiling-server.ts'], { ...process.env, NODE_ENV: 'production' }, '/ceiling');
@@ -238,6 +239,8 @@ async function main(): Promise<number> {
   const graphql = await compareWithPostGraphile(service.url, auth, databaseUrl, options);
   const peakRss = service.peakRss();
   const memory = await service.memory();
+  const snapshot = await heapSnapshot(service);
+  if (snapshot) console.log(`heap snapshot of the service: ${snapshot}`);
 
   const alone = (name: string) => byName(latency, name);
   const loaded = (name: string) => byName(load, name);
@@ -288,7 +291,7 @@ async function main(): Promise<number> {
       people: data.people.length,
       answerQuestions: answers.votes.length + answers.passages.length,
       serviceMemory: memory,
-      serviceStart: startArgs().slice(0, -2).join(' '),
+      serviceStart: [...Object.entries(startEnv()).map(([k, v]) => `${k}=${v}`), ...startArgs().slice(0, -2)].join(' '),
       manyKeys: KEY_COUNT,
       manyKeysCounts,
       guardedShareOfUnguarded: round3(detail.rps / loaded(unguardedName).rps),

@@ -1,8 +1,10 @@
 // Child processes under test: the real service, the ceiling server and the unguarded server.
 // Every wait has a deadline, and every address is loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { residentBytes } from './proc.ts';
 
 export const HOST = '127.0.0.1';
@@ -18,12 +20,67 @@ export function freePort(): Promise<number> {
   });
 }
 
+function startScript(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/);
+}
+const isAssignment = (word: string) => /^[A-Z_][A-Z0-9_]*=/.test(word);
+
 /** `npm start`'s arguments after `node` (its V8 flags included), from package.json. */
 export function startArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const [node, ...args] = pkg.scripts.start.split(/\s+/);
-  if (node !== 'node') throw new Error(`package.json's start script does not start with node: ${pkg.scripts.start}`);
+  const words = startScript();
+  const [node, ...args] = words.slice(words.findIndex((w) => !isAssignment(w)));
+  if (node !== 'node') throw new Error(`package.json's start script does not run node: ${startScript().join(' ')}`);
   return args;
+}
+
+/** The environment `npm start` sets before `node` (the allocator's arenas), from package.json. */
+export function startEnv(): Record<string, string> {
+  const words = startScript();
+  const assignments = words.slice(
+    0,
+    words.findIndex((w) => !isAssignment(w)),
+  );
+  return Object.fromEntries(assignments.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
+}
+
+/**
+ * BENCH_HEAP (off by default), to tell the service's garbage from its live data at the end of a run:
+ * `gc` starts it with --expose-gc, so its memory breakdown adds the heap in use after a full
+ * collection; `snapshot` also writes a V8 heap snapshot at the end (into heapSnapshotDir).
+ */
+const benchHeap = process.env.BENCH_HEAP ?? '';
+if (!['', 'gc', 'snapshot'].includes(benchHeap)) throw new Error('BENCH_HEAP takes "gc", "snapshot" or nothing');
+export const heapSnapshotDir = join(tmpdir(), 'council-bench-heap');
+
+/** The service's arguments: `npm start`'s, with BENCH_HEAP's flags first. */
+export function serviceArgs(): string[] {
+  const flags = benchHeap ? ['--expose-gc'] : [];
+  if (benchHeap === 'snapshot') {
+    mkdirSync(heapSnapshotDir, { recursive: true });
+    flags.push('--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${heapSnapshotDir}`);
+  }
+  return [...flags, ...startArgs()];
+}
+
+/** With BENCH_HEAP=snapshot, has the child write a heap snapshot and returns its path once written (null otherwise). */
+export async function heapSnapshot(child: Child, timeoutMs = 300_000): Promise<string | null> {
+  if (benchHeap !== 'snapshot') return null;
+  const mine = () => readdirSync(heapSnapshotDir).filter((f) => f.includes(`.${child.pid}.`) && f.endsWith('.heapsnapshot'));
+  const before = new Set(mine());
+  process.kill(child.pid, 'SIGUSR1');
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const file = mine().find((f) => !before.has(f));
+    if (!file) continue;
+    // Written in one go: done when its size stops changing.
+    const size = statSync(join(heapSnapshotDir, file)).size;
+    if (size > 0 && size === last) return join(heapSnapshotDir, file);
+    last = size;
+  }
+  return null;
 }
 
 export interface Child {

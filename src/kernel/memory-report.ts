@@ -3,6 +3,8 @@
 // generation's committed size, memory outside the heap (array buffers: request bodies, kept
 // answers' bytes and, on the embedded database, PGlite's WebAssembly heap), and whatever the
 // caller adds (the kept answers' own count). `npm run bench` reads it at the end of a run.
+// Started with --expose-gc (the bench's BENCH_HEAP setting, never `npm start`), it then runs a full
+// collection and adds what is still in use after it: live data, as against garbage not yet collected.
 import { readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,7 +20,7 @@ export function memoryBreakdown(extra: () => Record<string, number> = () => ({})
   }
   const usage = process.memoryUsage();
   const space = (name: string) => getHeapSpaceStatistics().find((s) => s.space_name === name);
-  return {
+  const breakdown = {
     rssBytes: usage.rss,
     peakRssBytes: kb(status, 'VmHWM'),
     heapUsedBytes: usage.heapUsed,
@@ -28,6 +30,17 @@ export function memoryBreakdown(extra: () => Record<string, number> = () => ({})
     externalBytes: usage.external,
     arrayBufferBytes: usage.arrayBuffers,
     ...extra(),
+  };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function') return breakdown;
+  gc();
+  const after = process.memoryUsage();
+  return {
+    ...breakdown,
+    heapUsedAfterGcBytes: after.heapUsed,
+    oldGenerationUsedAfterGcBytes: space('old_space')?.space_used_size ?? 0,
+    rssAfterGcBytes: after.rss,
+    arrayBufferAfterGcBytes: after.arrayBuffers,
   };
 }
 
