@@ -208,7 +208,7 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
      */
     async addByEmail(by: Actor, input: { teamId: string; email: string; role: string }): Promise<TeamMemberView[]> {
       const role = parseRole(input.role);
-      const { callerRole } = await visibleTeam(db, by, input.teamId);
+      const { row: team, callerRole } = await visibleTeam(db, by, input.teamId);
       policy.requireMembershipChange(by, callerRole, { accountId: null, from: null, to: role });
       const email = parseMailbox(input.email);
       const afterCommit: (() => Promise<void>)[] = [];
@@ -216,7 +216,6 @@ export function createAccountsService(deps: Pick<ModuleDeps, 'db' | 'clock'>, se
         db.transaction().execute(async (trx) => {
           const person = await accountOfMailbox(trx, email);
           const members = await changeMembershipIn(trx, by, { teamId: input.teamId, accountId: person.row.id }, role, false);
-          const team = (await repo.findTeam(trx, input.teamId))!;
           const added: MemberAdded = {
             team: { id: team.id, name: team.name },
             account: { id: person.row.id, email: person.row.email },

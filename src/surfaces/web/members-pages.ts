@@ -80,25 +80,26 @@ ${add}`;
 
   /**
    * Performs one change; a refused or malformed form shows the page again with the reason and the
-   * error's status. Someone who left goes back to their account page.
+   * error's status. Someone who left goes back to their account page; `query` adds to the members
+   * page's address what the change did (who was invited).
    */
-  async function attempt(
+  async function attempt<T>(
     request: FastifyRequest,
     reply: FastifyReply,
     state: MembersState,
-    change: (p: SettingsViewer) => Promise<unknown>,
-    leaving = false,
-    notice: () => string = () => '',
+    change: (p: SettingsViewer) => Promise<T>,
+    then: { leaving?: boolean; query?: (result: T) => string } = {},
   ) {
     const session = signedIn(request, reply)!;
     const { p, team } = await teamPerformer(request, session);
+    let result: T;
     try {
-      await change(p);
+      result = await change(p);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return render(request, reply, session, { ...state, error: err.message }, err.status);
     }
-    return reply.redirect(leaving ? '/account' : `/dashboard/${team.id}/settings/members${notice()}`, 303);
+    return reply.redirect(then.leaving ? '/account' : `/dashboard/${team.id}/settings/members${then.query?.(result) ?? ''}`, 303);
   }
 
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -112,11 +113,9 @@ ${add}`;
     app.post('/dashboard/:teamId/settings/members', { preHandler: csrf }, async (request, reply) => {
       const email = field(request.body, 'email');
       const role = field(request.body, 'role');
-      let invited = '';
-      const add = async (p: SettingsViewer) => {
-        invited = (await p.perform('team.members.add', { email, role })).accountId;
-      };
-      return attempt(request, reply, { previous: { email, role } }, add, false, () => `?invited=${encodeURIComponent(invited)}`);
+      return attempt(request, reply, { previous: { email, role } }, (p) => p.perform('team.members.add', { email, role }), {
+        query: (added) => `?invited=${encodeURIComponent(added.accountId)}`,
+      });
     });
 
     app.post('/dashboard/:teamId/settings/members/:accountId/role', { preHandler: csrf }, async (request, reply) => {
@@ -127,7 +126,7 @@ ${add}`;
     app.post('/dashboard/:teamId/settings/members/:accountId/remove', { preHandler: csrf }, async (request, reply) => {
       const { accountId } = request.params as { accountId: string };
       const leaving = accountId === request.signedIn?.actor.account.id;
-      return attempt(request, reply, {}, (p) => p.perform('team.members.remove', { accountId }), leaving);
+      return attempt(request, reply, {}, (p) => p.perform('team.members.remove', { accountId }), { leaving });
     });
   };
 }
