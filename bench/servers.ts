@@ -60,6 +60,8 @@ export function serviceArgs(): string[] {
     mkdirSync(heapSnapshotDir, { recursive: true });
     flags.push('--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${heapSnapshotDir}`);
   }
+  // BENCH_PROFILE=1: the service writes a V8 CPU profile when it stops (open it in Chrome's DevTools).
+  if (process.env.BENCH_PROFILE) flags.push('--cpu-prof', `--cpu-prof-dir=${join(tmpdir(), 'council-bench-profile')}`);
   return [...flags, ...startArgs()];
 }
 

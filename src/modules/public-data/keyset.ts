@@ -102,24 +102,30 @@ function keyValue(v: unknown): CursorValue {
   return String(v);
 }
 
-/** Applies the keyset and order to a query, fetches one extra row and cuts the page. */
 /** A page size written into the SQL text: a positive integer (the schemas allow 1 to MAX_PAGE; internal readers may ask more), never anything else. */
 function pageSize(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new AppError('invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}.`);
   return limit;
 }
 
+/**
+ * Applies the keyset and order to a query, fetches one extra row and cuts the page; `around`
+ * reads the page's rows through an outer query (aliased as the inner one, so the order applies).
+ */
 export async function paginate<R extends Record<string, unknown>, T>(
   qb: any,
   plan: SortPlan,
   input: { limit: number; cursor?: string | undefined },
   present: (row: R) => T,
+  around?: (paged: any) => any,
 ): Promise<Page<T>> {
   const cond = keysetCondition(plan, input.cursor);
   let q = cond ? qb.where(cond) : qb;
   // The page size is part of the text (a checked integer): a prepared
   // statement's generic plan then knows it, as a custom plan would.
   q = q.orderBy(orderBy(plan)).limit(sql.lit(pageSize(input.limit) + 1));
+  // Read through an outer query over the page's rows (joins only they need), in the same order.
+  if (around) q = around(q).orderBy(orderBy(plan));
   const rows = (await q.execute()) as R[];
   return toPage(rows, input.limit, plan.name, (row) => plan.keys.map((k) => keyValue(row[k.alias])), present);
 }
@@ -137,12 +143,14 @@ export async function paginateEach<R extends Record<string, unknown>, T>(
   plan: SortPlan,
   input: { limit: number; cursor?: string | undefined },
   present: (row: R) => T,
+  around?: (paged: any) => any,
 ): Promise<Page<T>[]> {
   if (ids.length === 0) return [];
   const cond = keysetCondition(plan, input.cursor);
   let inner = build(sql<string>`k.parent`);
   if (cond) inner = inner.where(cond);
   inner = inner.orderBy(orderBy(plan)).limit(input.limit + 1);
+  if (around) inner = around(inner).orderBy(orderBy(plan));
   const parents = sql.join(ids.map((id) => sql`(${id})`));
   const { rows } = await sql<
     R & { __parent: string }

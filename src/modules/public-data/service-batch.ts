@@ -15,7 +15,7 @@ import { meetingDetailQuery } from './repo-meetings.ts';
 import { committeeListQuery, committeeSortPlan } from './repo-money.ts';
 import { bodyDetailQuery, personDetailQuery } from './repo-people.ts';
 import { periodSortPlan, reportListQuery } from './repo-lobbying.ts';
-import { voteListQuery, votesSortPlan } from './repo-votes.ts';
+import { voteListQuery, votePageRows, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
 
 type Row = Record<string, any>;
@@ -92,7 +92,15 @@ export function createBatchService(deps: ModuleDeps) {
       },
       /** Each person's votes, newest first: the page `votes.list` with `person` gives. */
       votesOfPeople(ids: readonly string[], page: PageArgs): Promise<Page<s.VoteOut>[]> {
-        return paginateEach(db, ids, (person) => voteListQuery(db, { person: person as unknown as string }), votesSortPlan, page, p.presentVote);
+        return paginateEach(
+          db,
+          ids,
+          (person) => voteListQuery(db, { person: person as unknown as string }),
+          votesSortPlan,
+          page,
+          p.presentVote,
+          (paged) => votePageRows(db, paged),
+        );
       },
       /** Matters each person sponsored, newest first: the page `matters.list` with `sponsor` gives. */
       sponsoredMatters(ids: readonly string[], page: PageArgs): Promise<Page<s.MatterOut>[]> {

@@ -15,7 +15,7 @@ import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSor
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
-import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votesSortPlan } from './repo-votes.ts';
+import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votePageRows, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
 import { searchTypes } from './schema-search.ts';
 import { createVocabulary } from './vocabulary.ts';
@@ -99,9 +99,10 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         const matterId = q.matter === undefined ? undefined : ((await matterIdByRecord(db, q.matter)) ?? '');
         const qb = voteListQuery(db, { ...q, matterId, rollCall: q.roll_call, updatedSince: q.updated_since });
         // A person's votes are read the same way whoever the person is (their index in date order,
-        // then one look-up per vote): planned once per connection, as planning this four-table join
+        // then the page's look-ups): planned once per connection, as planning the four-table join
         // took as long as running it.
-        return paginate(q.person !== undefined ? qb.modifyFront(preparedStatement) : qb, votesSortPlan, q, p.presentVote);
+        const rows = (paged: unknown) => (q.person !== undefined ? votePageRows(db, paged).modifyFront(preparedStatement) : votePageRows(db, paged));
+        return paginate(qb, votesSortPlan, q, p.presentVote, rows);
       },
     },
     meetings: {

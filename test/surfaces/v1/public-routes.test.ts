@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { COMMITTEE_ID, LOBBYIST_ID } from '../../helpers/seed.ts';
 import { startV1, type V1 } from './helpers.ts';
 
@@ -168,6 +169,24 @@ describe('roll calls and votes', () => {
     const bad = await v.get('/votes?value=Maybe');
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /value.*one of/);
+  });
+
+  test('votes by meeting are the votes of that meeting’s roll calls, each with its roll call’s action and meeting', async () => {
+    // The sample's roll calls carry no meeting: two are given one for this test, then taken back.
+    const meetingId = v.seeded.meetings[0]!.id;
+    const [a, b] = v.seeded.rollCalls.map((r) => r.id);
+    await sql`update roll_calls set meeting_id = ${meetingId} where id in (${a!}, ${b!})`.execute(v.t.ctx.db);
+    try {
+      const rows = await all(`/votes?meeting=${meetingId}`, 7);
+      const expected = [...(await all(`/votes?roll_call=${a}`, 50)), ...(await all(`/votes?roll_call=${b}`, 50))];
+      assert.ok(expected.length > 0);
+      assert.equal(rows.length, expected.length);
+      assert.ok(rows.every((x: any) => x.meetingId === meetingId && typeof x.personName === 'string' && typeof x.actionName === 'string'));
+      const key = (x: any) => `${x.rollCallId}|${x.personId}`;
+      assert.deepEqual(new Set(rows.map(key)), new Set(expected.map(key)));
+    } finally {
+      await sql`update roll_calls set meeting_id = null where id in (${a!}, ${b!})`.execute(v.t.ctx.db);
+    }
   });
 });
 
