@@ -46,7 +46,10 @@ export async function measureCapacity(c: CapacityRun): Promise<number> {
   const url = c.service.url;
   const mcp = mcpDetailTarget(url, c.auth, c.records);
   const routes: Array<{ target: Target; expect: (b: any) => boolean }> = [
-    { target: { name: detailName, url, paths: c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`), headers: c.auth }, expect: isDetail },
+    {
+      target: { name: detailName, url, paths: c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`), headers: c.auth, prime: true },
+      expect: isDetail,
+    },
     { target: { name: searchName, url, paths: c.searchPaths, headers: c.auth }, expect: (b) => Array.isArray(b?.data) && b.data.length > 0 },
     {
       // A note on a matter, each request another matter and a new effect: the write as a team's

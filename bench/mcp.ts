@@ -71,6 +71,7 @@ export async function compareMcpWithRest(c: Comparison): Promise<number> {
     url: c.service.url,
     paths: c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`),
     headers: c.auth,
+    prime: true,
   };
   const mcp = mcpDetailTarget(c.service.url, c.auth, c.records);
   const targets: Target[] = [{ name: 'ceiling (bare Fastify JSON)', url: c.ceiling, paths: ['/ceiling'] }, detail, mcp.target];

@@ -20,7 +20,7 @@ export interface Subset {
   /** The aims this part decides, from both passes (by target name). */
   aims(latency: (name: string) => Measurement, load: (name: string) => Measurement): Record<string, boolean>;
   /** Run after the passes: figures to add to the settings (e.g. the count check). */
-  after?(): Promise<Record<string, unknown>>;
+  after?(latency: (name: string) => Measurement, load: (name: string) => Measurement): Promise<Record<string, unknown>>;
 }
 
 export async function measureSubset(s: Subset): Promise<number> {
@@ -37,7 +37,7 @@ export async function measureSubset(s: Subset): Promise<number> {
   const latency = await pass(1);
   const load = await pass(s.options.connections);
   const byName = (list: Measurement[]) => (name: string) => list.find((m) => m.name === name)!;
-  const extra = (await s.after?.()) ?? {};
+  const extra = (await s.after?.(byName(latency), byName(load))) ?? {};
   // Before the breakdown and the snapshot (which has V8 walk the whole heap).
   const peakRssBytes = s.service.peakRss();
   const serviceMemory = await s.service.memory();

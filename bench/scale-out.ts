@@ -13,7 +13,7 @@ import type { CapacityRun } from './capacity.ts';
 import { type Costed, measureCosted } from './costed.ts';
 import type { CpuCost } from './capacity-model.ts';
 import { type CountCheck, checkCounts, storedCounts } from './keys.ts';
-import type { Target } from './measure.ts';
+import { prime, type Target } from './measure.ts';
 import type { Backends } from './proc.ts';
 
 const ROUNDS = 3;
@@ -56,6 +56,16 @@ export async function compareOneWithTwo(c: CapacityRun & { backends: Backends })
       paths: c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`),
       rotate: { headers: c.many.keys.map((k) => ({ authorization: `Bearer ${k}` })), answered: c.many.answered },
     });
+    // The second instance starts with nothing in memory, where the first has served every record and
+    // key: each record and each key once through it first (before the counts are read), so the rounds
+    // compare instances holding the same.
+    const paths = c.records.map((r) => `/api/v1/matters/${encodeURIComponent(r)}`);
+    await prime({ name: 'second instance', url: b.url, paths, headers: c.auth });
+    for (const [i, key] of c.many.keys.entries()) {
+      const res = await fetch(`${b.url}${paths[i % paths.length]}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`priming the second instance with key ${i}: ${res.status}`);
+    }
     const countsBefore = await storedCounts(c.databaseUrl, c.many.accountIds);
     const answeredBefore = [...c.many.answered];
     const pids = { a: a.pid, b: b.pid, haproxy: pair.pid };
