@@ -86,16 +86,31 @@ test('the /search results hold the same matters in the same order', async () => 
   }
 });
 
-test('both ways of finding the candidates (the newest matters first, every match) give the same answer', async () => {
+/** Matches of `q` among the `window` newest matters. */
+async function matchesAmongNewest(q: string, window: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from (select search from matters order by introduction_date desc nulls last, id limit ${window}) m
+     where m.search @@ ${tsQuery(q)}`.execute(t.ctx.db);
+  return rows[0]!.n;
+}
+
+test('every way of finding the candidates (the newest matters, a wider walk, every match) gives the same answer', async () => {
+  const branches = { near: 0, wide: 0, all: 0 };
   for (const q of queries) {
     const expected = await reference(q);
-    for (const window of [1, 300, 1_000_000]) {
+    for (const window of [1, 150, 300, 700, 1500, 1_000_000]) {
       const rows = await matterListQuery(t.ctx.db, { q }, 'relevance', window).orderBy('m.rank', 'desc').orderBy('m.id').execute();
       assert.deepEqual(
         rows.map((r: { id: string }) => r.id),
         expected,
         `"${q}" with a window of ${window}`,
       );
+      // Which branch answered, by the rule of recentMatches.
+      const near = await matchesAmongNewest(q, window);
+      if (near >= RANKED_CANDIDATES) branches.near++;
+      else if (near >= Math.ceil((RANKED_CANDIDATES / 4) * 1.25) && (await matchesAmongNewest(q, window * 4)) >= RANKED_CANDIDATES) branches.wide++;
+      else branches.all++;
     }
   }
+  assert.ok(branches.near > 0 && branches.wide > 0 && branches.all > 0, JSON.stringify(branches));
 });
