@@ -54,7 +54,7 @@ export function rollCallListQuery(db: Db, f: RollCallFilters) {
     .leftJoin('matters as m', 'm.id', 'r.matter_id')
     .select([...rollCallColumns, 'm.record_number']);
   if (f.matterId !== undefined) qb = qb.where('r.matter_id', '=', f.matterId);
-  if (f.meeting !== undefined) qb = qb.where('v.roll_call_id', 'in', db.selectFrom('roll_calls as r').select('r.id').where('r.meeting_id', '=', f.meeting));
+  if (f.meeting !== undefined) qb = qb.where('r.meeting_id', '=', f.meeting);
   if (f.body !== undefined) qb = qb.where('r.body_id', '=', f.body);
   if (f.from !== undefined) qb = qb.where('r.date', '>=', f.from);
   if (f.to !== undefined) qb = qb.where('r.date', '<=', f.to);

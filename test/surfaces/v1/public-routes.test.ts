@@ -171,7 +171,7 @@ describe('roll calls and votes', () => {
     assert.match(bad.body.detail, /value.*one of/);
   });
 
-  test('votes by meeting are the votes of that meeting’s roll calls, each with its roll call’s action and meeting', async () => {
+  test('roll calls and votes by meeting: the votes of that meeting’s roll calls, each with its roll call’s action and meeting', async () => {
     // The sample's roll calls carry no meeting: two are given one for this test, then taken back.
     const meetingId = v.seeded.meetings[0]!.id;
     const [a, b] = v.seeded.rollCalls.map((r) => r.id);
@@ -184,6 +184,9 @@ describe('roll calls and votes', () => {
       assert.ok(rows.every((x: any) => x.meetingId === meetingId && typeof x.personName === 'string' && typeof x.actionName === 'string'));
       const key = (x: any) => `${x.rollCallId}|${x.personId}`;
       assert.deepEqual(new Set(rows.map(key)), new Set(expected.map(key)));
+      // The roll calls of that meeting are those two.
+      const calls = await all(`/roll-calls?meeting=${meetingId}`, 5);
+      assert.deepEqual(new Set(calls.map((c: any) => c.id)), new Set([a, b]));
     } finally {
       await sql`update roll_calls set meeting_id = null where id in (${a!}, ${b!})`.execute(v.t.ctx.db);
     }
