@@ -73,17 +73,6 @@ const byRecency = sql`m.introduction_date desc nulls last, m.id`;
 export const RECENT_WINDOW = 10_000;
 
 /**
- * The RANKED_CANDIDATES most recent matches of the filters (the list's columns and the tsvector). A common term is
- * answered by walking the date index over the newest RECENT_WINDOW matters (they are stored
- * nearly in date order, so that walk reads few pages); a sparse one, which those rows hold too few
- * of, by its matches through the GIN index, the newest 500 kept. Only those 500 are ranked, after
- * they are chosen: before, the rank was computed for every match of a sparse term (thousands).
- * (Measured on PostgreSQL 15 with the benchmark's 200,000 matters: letting the planner choose
- * between the two plans in one statement read up to ten times the pages for these terms — a
- * bitmap over 18,000 matches for a common one, a walk of 40,000 rows for a sparse one; joining
- * the page's columns after ranking only id and tsvector read 2,000 pages more than carrying them.)
- */
-/**
  * The second walk covers this many times the first window. It is taken when the first window held
  * at least PROMISING matches: at that density the wider walk is expected to reach
  * RANKED_CANDIDATES (with a quarter to spare) and stops there, reading consecutive pages, where
@@ -95,6 +84,18 @@ export const RECENT_WINDOW = 10_000;
 const WIDER = 4;
 const PROMISING = Math.ceil((RANKED_CANDIDATES / WIDER) * 1.25);
 
+/**
+ * The RANKED_CANDIDATES most recent matches of the filters (the list's columns and the tsvector). A common term is
+ * answered by walking the date index over the newest RECENT_WINDOW matters (they are stored
+ * nearly in date order, so that walk reads few pages), then, at a density that promises enough, over
+ * the newest WIDER × RECENT_WINDOW; a sparse one, which those rows hold too few of, by its matches
+ * through the GIN index, the newest 500 kept. Only those 500 are ranked, after
+ * they are chosen: before, the rank was computed for every match of a sparse term (thousands).
+ * (Measured on PostgreSQL 15 with the benchmark's 200,000 matters: letting the planner choose
+ * between the two plans in one statement read up to ten times the pages for these terms — a
+ * bitmap over 18,000 matches for a common one, a walk of 40,000 rows for a sparse one; joining
+ * the page's columns after ranking only id and tsvector read 2,000 pages more than carrying them.)
+ */
 export function recentMatches(db: Db, f: MatterFilters, recentWindow = RECENT_WINDOW) {
   const keys = (from: any) => filtersOf(db, from.select([...matterColumns, 'm.search']), f);
   const walk = (window: number) =>
