@@ -51,7 +51,11 @@ async function openLegislation(session: string): Promise<Page> {
   return page;
 }
 
-test('a stance set through v2 appears on the open Legislation page within a second, without reload', async () => {
+// A live change is pushed to open pages at once; the waits below are bounds for a loaded CI machine,
+// not a measure of how fast (no timing assertions in tests).
+const LIVE_MS = 15_000;
+
+test('a stance set through v2 appears on the open Legislation page, without reload', async () => {
   const record = seeded.rollCalls[0]!.recordNumber;
   const follow = await api(t)(team.keys.owner, 'POST', '/team/follows', { type: 'legislation', refId: record, label: 'Watch' });
   assert.equal(follow.statusCode, 201, follow.body);
@@ -65,9 +69,12 @@ test('a stance set through v2 appears on the open Legislation page within a seco
 
   const res = await api(t)(team.keys.admin, 'PUT', `/team/legislation/${record}/stance`, { stance: 'opposes' });
   assert.equal(res.statusCode, 200, res.body);
-  await page.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="opposes"]`, { timeout: 1000 });
-  assert.equal(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
-  await page.context().close();
+  try {
+    await page.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="opposes"]`, { timeout: LIVE_MS });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
+  } finally {
+    await page.context().close();
+  }
 });
 
 test("an admin's stance form works in place, and reaches another member's open page", async () => {
@@ -78,12 +85,15 @@ test("an admin's stance form works in place, and reaches another member's open p
   await admin.evaluate(() => {
     (globalThis as unknown as { notReloaded: boolean }).notReloaded = true;
   });
-  await admin.click(`tr[data-record="${record}"] button[value="supports"]`);
-  await admin.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: 1000 });
-  assert.equal(await admin.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
-  await watcher.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: 1000 });
-  const stance = await api(t)(team.keys.owner, 'GET', `/team/legislation/${record}/stance`);
-  assert.equal(stance.json().history[0].source, 'dashboard');
-  await watcher.context().close();
-  await admin.context().close();
+  try {
+    await admin.click(`tr[data-record="${record}"] button[value="supports"]`);
+    await admin.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: LIVE_MS });
+    assert.equal(await admin.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
+    await watcher.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: LIVE_MS });
+    const stance = await api(t)(team.keys.owner, 'GET', `/team/legislation/${record}/stance`);
+    assert.equal(stance.json().history[0].source, 'dashboard');
+  } finally {
+    await watcher.context().close();
+    await admin.context().close();
+  }
 });
