@@ -13,6 +13,7 @@ import type { CapacityRun } from './capacity.ts';
 import { type Costed, measureCosted } from './costed.ts';
 import type { CpuCost } from './capacity-model.ts';
 import { type CountCheck, checkCounts, storedCounts } from './keys.ts';
+import { median } from './guard-rounds.ts';
 import { prime, type Target } from './measure.ts';
 import type { Backends } from './proc.ts';
 
@@ -41,7 +42,6 @@ export interface ScaleOut {
 
 const sum = (list: Costed[], of: (k: Costed) => number | null | undefined) => list.reduce((n, k) => n + (of(k) ?? 0), 0);
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
-const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
 
 export async function compareOneWithTwo(c: CapacityRun & { backends: Backends }): Promise<ScaleOut> {
   const second = await c.startInstance('service 2');
