@@ -1,7 +1,7 @@
 // A real service context for tests: a fresh database per call — a temporary PGlite directory by
 // default, or a new database on the PostgreSQL server named by DATABASE_URL (CI runs both).
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +13,7 @@ import { type Config, loadConfig } from '../../src/kernel/config.ts';
 import { inBackground } from '../../src/kernel/db-budget.ts';
 import { openDatabase } from '../../src/kernel/db.ts';
 import { listMigrations, migrate, migrationsDir } from '../../src/kernel/migrate.ts';
+import { SAMPLE_DIR } from '../../src/modules/public-data/ingest/index.ts';
 
 export interface TestContext {
   ctx: AppContext;
@@ -27,6 +28,8 @@ export interface TestOptions {
   env?: Record<string, string>;
   /** Reuse an existing database (a second instance on the same data). */
   databaseUrl?: string;
+  /** Start on a copy of a database that holds the bundled sample, loaded by the service's own ingest. */
+  sample?: boolean;
 }
 
 // Every test database starts as a copy of one migrated template, made once per set of migrations
@@ -45,6 +48,45 @@ const templateKey = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+// The bundled sample, loaded once by the service's own ingest into a copy of the migrated template
+// and shared the same way: a test of the open pages, feeds or answers reads the sample rather than
+// tests its loading (test/modules/public-data/ingest and test/deploy load it themselves), and
+// loading it costs each test file about ten seconds of CPU on the embedded database. The key
+// holds the sample and every source file, so a change to the ingest makes a new one. Tests that
+// set the clock load the sample themselves: what the ingest writes may depend on the time.
+const sampleKey = createHash('sha256')
+  .update(templateKey)
+  .update(filesUnder(SAMPLE_DIR).join('\n'))
+  .update(
+    filesUnder(SAMPLE_DIR)
+      .map((file) => readFileSync(file))
+      .join('\n'),
+  )
+  .update(
+    filesUnder(new URL('../../src/', import.meta.url).pathname)
+      .map((file) => readFileSync(file))
+      .join('\n'),
+  )
+  .digest('hex')
+  .slice(0, 16);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Loads the bundled sample into the database the env names, through a context of the service. */
+async function loadSample(env: Record<string, string>): Promise<void> {
+  const ctx = await createContext(loadConfig({ NODE_ENV: 'test', LOAD_SAMPLE: 'false', LOG_LEVEL: 'silent', ...env }), { caches: false });
+  try {
+    await ctx.services.ingest.loadSampleIfEmpty(() => {});
+  } finally {
+    await ctx.close();
+  }
+}
+
 /** A name no other process of the suite picks. */
 const unique = (prefix: string) => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
@@ -57,46 +99,82 @@ async function pgliteTemplate(): Promise<string> {
   await inBackground(() => migrate(database));
   await database.close();
   writeFileSync(join(build, 'migrated'), '');
+  return moveInto(build, dir);
+}
+
+/** Renames a built directory into place; when another process put its own there first, uses that one. */
+function moveInto(build: string, dir: string): string {
   try {
     renameSync(build, dir);
   } catch {
-    rmSync(build, { recursive: true, force: true }); // another process put its template there first
+    rmSync(build, { recursive: true, force: true });
   }
   return dir;
+}
+
+/** The embedded database with the sample loaded: made like the migrated template, from a copy of it. */
+async function pgliteSampleTemplate(): Promise<string> {
+  const dir = join(tmpdir(), `council-test-sample-${sampleKey}`);
+  if (existsSync(join(dir, 'loaded'))) return dir;
+  const build = mkdtempSync(join(tmpdir(), 'council-test-sample-build-'));
+  cpSync(join(await pgliteTemplate(), 'pgdata'), join(build, 'pgdata'), { recursive: true });
+  await loadSample({ DATA_DIR: build });
+  writeFileSync(join(build, 'loaded'), '');
+  return moveInto(build, dir);
 }
 
 /** The migrated template database on the PostgreSQL server: made once, then only copied (never connected to). */
 async function postgresTemplate(admin: pg.Client, serverUrl: string): Promise<string> {
   const name = `ct_template_${templateKey}`;
-  const exists = async () => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-  if (await exists()) return name;
+  if (await databaseExists(admin, name)) return name;
   const build = unique('ct_template_build');
   await admin.query(`create database ${build}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${build}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  const database = await openDatabase({ databaseUrl: databaseUrl(serverUrl, build), dataDir: '' });
   await inBackground(() => migrate(database));
   await database.close();
+  return renameInto(admin, build, name);
+}
+
+/** The server's database with the sample loaded: made from the migrated template, renamed into place whole. */
+async function postgresSampleTemplate(admin: pg.Client, serverUrl: string): Promise<string> {
+  const name = `ct_sample_${sampleKey}`;
+  if (await databaseExists(admin, name)) return name;
+  const build = unique('ct_sample_build');
+  await admin.query(`create database ${build} template ${await postgresTemplate(admin, serverUrl)}`);
+  await loadSample({ DATABASE_URL: databaseUrl(serverUrl, build) });
+  return renameInto(admin, build, name);
+}
+
+async function databaseExists(admin: pg.Client, name: string): Promise<boolean> {
+  return (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+}
+
+/** Renames a built template into place; when another process renamed its own first (42P04 duplicate_database), uses that one. */
+async function renameInto(admin: pg.Client, build: string, name: string): Promise<string> {
   try {
     await admin.query(`alter database ${build} rename to ${name}`);
   } catch (err) {
-    // Another process renamed its template first (42P04 duplicate_database): use that one.
     if ((err as { code?: string }).code !== '42P04') throw err;
     await admin.query(`drop database if exists ${build} with (force)`);
   }
   return name;
 }
 
-async function freshPostgres(serverUrl: string, empty: boolean): Promise<{ url: string; drop(): Promise<void> }> {
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function freshPostgres(serverUrl: string, from: 'empty' | 'migrated' | 'sample'): Promise<{ url: string; drop(): Promise<void> }> {
   const name = unique('ct_test');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(empty ? `create database ${name}` : `create database ${name} template ${await postgresTemplate(admin, serverUrl)}`);
+  const template = from === 'empty' ? null : from === 'sample' ? await postgresSampleTemplate(admin, serverUrl) : await postgresTemplate(admin, serverUrl);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrl(serverUrl, name),
     async drop() {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -108,21 +186,24 @@ async function freshPostgres(serverUrl: string, empty: boolean): Promise<{ url: 
 
 /**
  * A database for one test file: returns its config env and a drop function. Migrated (a copy of
- * the template) unless `empty`, for the tests of the migrations themselves.
+ * the template) unless `empty`, for the tests of the migrations themselves; with the bundled
+ * sample loaded when `sample`.
  */
-export async function freshDatabase(options: { empty?: boolean } = {}): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function freshDatabase(options: { empty?: boolean; sample?: boolean } = {}): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const from = options.empty ? 'empty' : options.sample ? 'sample' : 'migrated';
   const server = process.env.DATABASE_URL;
   if (server) {
-    const db = await freshPostgres(server, options.empty === true);
+    const db = await freshPostgres(server, from);
     return { env: { DATABASE_URL: db.url }, drop: db.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'council-test-'));
-  if (!options.empty) cpSync(join(await pgliteTemplate(), 'pgdata'), join(dir, 'pgdata'), { recursive: true });
+  if (from !== 'empty')
+    cpSync(join(from === 'sample' ? await pgliteSampleTemplate() : await pgliteTemplate(), 'pgdata'), join(dir, 'pgdata'), { recursive: true });
   return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export async function startTestContext(options: TestOptions = {}): Promise<TestContext> {
-  const fresh = options.databaseUrl ? null : await freshDatabase();
+  const fresh = options.databaseUrl ? null : await freshDatabase({ sample: options.sample === true });
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     LOAD_SAMPLE: 'false',

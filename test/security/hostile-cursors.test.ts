@@ -33,8 +33,7 @@ let headers: Record<string, string>;
 let personal: Record<string, string>;
 before(async () => {
   // The bundled Chicago sample: every public list has more than one page.
-  t = await startTestContext();
-  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  t = await startTestContext({ sample: true });
   // The sample holds no committee spending and no lobbying activity reports: two rows of each.
   const committee = await t.ctx.db.selectFrom('committees').select('id').executeTakeFirstOrThrow();
   const lobbyist = await t.ctx.db.selectFrom('people').select('id').where('kind', '=', 'lobbyist').executeTakeFirstOrThrow();

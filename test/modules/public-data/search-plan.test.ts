@@ -24,8 +24,7 @@ const queries = [
 
 let t: TestContext;
 before(async () => {
-  t = await startTestContext();
-  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  t = await startTestContext({ sample: true });
   // Made-up matters (source 'test') so that common terms pass the cap: dates shared by pairs (the
   // order's tie-break), some missing (they sort last).
   await sql`

@@ -51,9 +51,8 @@ async function openLegislation(session: string): Promise<Page> {
   return page;
 }
 
-// A live change is pushed to open pages at once; the waits below are bounds for a loaded CI machine,
-// not a measure of how fast (no timing assertions in tests).
-const LIVE_MS = 15_000;
+// A live change is pushed to open pages at once; the waits below are bounded by the helper's
+// PAGE_BOUND_MS, for a loaded CI machine, not a measure of how fast (no timing assertions in tests).
 
 test('a stance set through v2 appears on the open Legislation page, without reload', async () => {
   const record = seeded.rollCalls[0]!.recordNumber;
@@ -70,7 +69,7 @@ test('a stance set through v2 appears on the open Legislation page, without relo
   const res = await api(t)(team.keys.admin, 'PUT', `/team/legislation/${record}/stance`, { stance: 'opposes' });
   assert.equal(res.statusCode, 200, res.body);
   try {
-    await page.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="opposes"]`, { timeout: LIVE_MS });
+    await page.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="opposes"]`);
     assert.equal(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
   } finally {
     await page.context().close();
@@ -87,9 +86,9 @@ test("an admin's stance form works in place, and reaches another member's open p
   });
   try {
     await admin.click(`tr[data-record="${record}"] button[value="supports"]`);
-    await admin.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: LIVE_MS });
+    await admin.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`);
     assert.equal(await admin.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded), true);
-    await watcher.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`, { timeout: LIVE_MS });
+    await watcher.waitForSelector(`tr[data-record="${record}"] td.stance[data-stance="supports"]`);
     const stance = await api(t)(team.keys.owner, 'GET', `/team/legislation/${record}/stance`);
     assert.equal(stance.json().history[0].source, 'dashboard');
   } finally {

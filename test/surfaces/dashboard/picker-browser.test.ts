@@ -25,8 +25,7 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await startTestContext({ env: { BASE_URL: base } });
-  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  t = await startTestContext({ env: { BASE_URL: base }, sample: true });
   team = await dashboardTeam(t);
   const split = await t.ctx.db
     .selectFrom('roll_calls as r')
@@ -73,7 +72,7 @@ test('type a name in the picker, choose with the keyboard, submit: the person is
   assert.equal(await box.getAttribute('aria-expanded'), 'false');
   assert.equal(await section.locator('input[name="personId"]').inputValue(), alder.id);
   await section.getByRole('button', { name: 'Add to the target list' }).click();
-  await page.locator(`#targets-${record} tr[data-person="${alder.id}"]`).waitFor({ timeout: 5000 });
+  await page.locator(`#targets-${record} tr[data-person="${alder.id}"]`).waitFor();
   const targets = expectOk(await api(t)(team.keys.owner, 'GET', `/team/legislation/${record}/targets`));
   assert.deepEqual(targets.onTargetList, [alder.id]);
   await page.screenshot({ path: `${shots}/targets.png`, fullPage: true });

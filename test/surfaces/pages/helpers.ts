@@ -30,8 +30,7 @@ export interface Site {
 export async function startSite(): Promise<Site> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await startTestContext({ env: { BASE_URL: base } });
-  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  const t = await startTestContext({ env: { BASE_URL: base }, sample: true });
   await t.app.listen({ port, host: '127.0.0.1' });
   const read = async (id: OperationId, input: unknown) =>
     (await t.ctx.performer.perform(visitor, id, input, { call: { surface: 'web' }, count: false })).result as any;

@@ -1,5 +1,6 @@
-// The whole service over real HTTP with the bundled Chicago sample loaded (as `npm start` does on
-// first start), on a fresh test database; shared by the tests of the open pages, feeds and guide.
+// The whole service over real HTTP with the bundled Chicago sample loaded, on a copy of a database
+// the service's own ingest loaded it into (test/helpers/context.ts; `npm start` loads the same on
+// its first start); shared by the tests of the open pages, feeds and guide.
 import { freshDatabase } from '../../helpers/context.ts';
 import { startService, type TestService } from '../../helpers/service.ts';
 
@@ -8,7 +9,7 @@ export interface SampleService extends TestService {
 }
 
 export async function startSampleService(): Promise<SampleService> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ sample: true });
   const service = await startService(db.env, { LOAD_SAMPLE: 'true' });
   return {
     ...service,

@@ -14,8 +14,7 @@ const stances = new Map<string, 'supports' | 'opposes'>();
 type Vote = { roll_call_id: string; person_id: string; value: string };
 
 before(async () => {
-  t = await startTestContext();
-  await t.ctx.services.ingest.loadSampleIfEmpty(() => {});
+  t = await startTestContext({ sample: true });
   team = await makeTeam(t, ['team_data', 'advocacy', 'analytics']);
   // Bills whose roll calls split the council (some nays), so agreement varies from person to person.
   const split = await t.ctx.db
