@@ -1,6 +1,7 @@
 // The embedded database: the service killed with SIGKILL while it loads the bundled sample on its
 // first start starts again and completes the load — its public tables then hold exactly what a
-// clean first start holds (compared row by row, leaving out when each row was written). Each file
+// clean load holds (compared row by row, leaving out when each row was written; the clean load is
+// the suite's shared copy of the sample, loaded by the same ingest, test/helpers/context.ts). Each file
 // of the ingest commits its own records, so nothing is half-written; what the kill left undone is
 // done by the next start. PGlite only: on a server, the same ingest runs under the same lock.
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { createContext } from '../../src/context.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
+import { freshDatabase } from '../helpers/context.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { tableChecksums } from '../helpers/table-checksums.ts';
 import { until } from '../helpers/service.ts';
@@ -87,8 +89,8 @@ async function tables(dataDir: string): Promise<Map<string, string>> {
 
 test('killed mid-way through the first load, the next start completes it: the tables equal a clean load', { skip }, async () => {
   const killed = mkdtempSync(join(tmpdir(), 'council-killed-'));
-  const clean = mkdtempSync(join(tmpdir(), 'council-clean-'));
-  dirs.push(killed, clean);
+  const clean = await freshDatabase({ sample: true });
+  dirs.push(killed, clean.env.DATA_DIR!);
 
   const first = serve(killed, await freePort());
   let cutAt = '';
@@ -111,8 +113,7 @@ test('killed mid-way through the first load, the next start completes it: the ta
   assert.match(resumed, /elms: loaded before the last start was cut off, not read again/);
   assert.doesNotMatch(resumed, /elms: sync started/);
   assert.match(resumed, /campaign_finance: sync started/);
-  await startAndStop(clean);
-  const [after, expected] = [await tables(killed), await tables(clean)];
+  const [after, expected] = [await tables(killed), await tables(clean.env.DATA_DIR!)];
   assert.ok(Number.parseInt(expected.get('receipts') ?? '0', 10) > 0, 'a clean load holds campaign receipts');
   assert.deepEqual(Object.fromEntries(after), Object.fromEntries(expected));
 });
