@@ -12,7 +12,7 @@ import { dashboardSurface } from './surfaces/dashboard/index.ts';
 import { querystringParser, useBodyParsers } from './surfaces/http/body-parsers.ts';
 import { refuseUnsafeUrl } from './surfaces/http/guard.ts';
 import { renderV1, rendererForPath, sendError } from './surfaces/http/render.ts';
-import { lazySchemaController } from './surfaces/http/lazy-schemas.ts';
+import { ajvOptions, lazySchemaController } from './surfaces/http/lazy-schemas.ts';
 import { useSecurityHeaders } from './surfaces/http/security-headers.ts';
 import { v1Surface } from './surfaces/v1/index.ts';
 import { v2Surface } from './surfaces/v2/index.ts';
@@ -97,7 +97,7 @@ export function createFastify(ctx: AppContext): FastifyInstance {
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true, querystringParser },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: ajvOptions,
     schemaController: lazySchemaController,
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,

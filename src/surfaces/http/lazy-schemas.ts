@@ -4,10 +4,16 @@
 // at start cost a new instance about 0.6 s of CPU, most of it for routes that instance may not be
 // asked for soon — it counts when an instance restarts behind the balancer, and for every test
 // file, which starts its own. A schema the compilers refuse now fails its route's first request
-// (500) instead of the start; the suite sends every route a request, so none reaches a user.
+// (500) instead of the start: test/surfaces/http/route-schemas.test.ts compiles every route's
+// schemas with these compilers and options, so such a schema fails the suite instead.
+// With a compiler factory of its own, Fastify passes a route's `headers` schema as written (it
+// lowercases the names only for its default compiler): no route here validates headers by schema.
 import ValidatorSelector from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
+
+/** Ajv's options for what comes in (Fastify's `ajv` server option). */
+export const ajvOptions = { customOptions: { removeAdditional: false, coerceTypes: 'array' as const, useDefaults: true, allErrors: false } };
 
 type Factory<Route, Fn> = (externalSchemas: any, options?: any) => (route: Route) => Fn;
 
