@@ -54,21 +54,16 @@ const templateKey = createHash('sha256')
 // loading it costs each test file about ten seconds of CPU on the embedded database. The key
 // holds the sample and every source file, so a change to the ingest makes a new one. Tests that
 // set the clock load the sample themselves: what the ingest writes may depend on the time.
-const sampleKey = createHash('sha256')
-  .update(templateKey)
-  .update(filesUnder(SAMPLE_DIR).join('\n'))
-  .update(
-    filesUnder(SAMPLE_DIR)
-      .map((file) => readFileSync(file))
-      .join('\n'),
-  )
-  .update(
-    filesUnder(new URL('../../src/', import.meta.url).pathname)
-      .map((file) => readFileSync(file))
-      .join('\n'),
-  )
-  .digest('hex')
-  .slice(0, 16);
+// Worked out only by a process that needs the sample (it reads the sample and the source tree).
+let sampleKeyMemo: string | undefined;
+function sampleKey(): string {
+  if (sampleKeyMemo) return sampleKeyMemo;
+  const files = [...filesUnder(SAMPLE_DIR), ...filesUnder(new URL('../../src/', import.meta.url).pathname)];
+  const hash = createHash('sha256').update(templateKey).update(files.join('\n'));
+  for (const file of files) hash.update(readFileSync(file));
+  sampleKeyMemo = hash.digest('hex').slice(0, 16);
+  return sampleKeyMemo;
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -114,7 +109,7 @@ function moveInto(build: string, dir: string): string {
 
 /** The embedded database with the sample loaded: made like the migrated template, from a copy of it. */
 async function pgliteSampleTemplate(): Promise<string> {
-  const dir = join(tmpdir(), `council-test-sample-${sampleKey}`);
+  const dir = join(tmpdir(), `council-test-sample-${sampleKey()}`);
   if (existsSync(join(dir, 'loaded'))) return dir;
   const build = mkdtempSync(join(tmpdir(), 'council-test-sample-build-'));
   cpSync(join(await pgliteTemplate(), 'pgdata'), join(build, 'pgdata'), { recursive: true });
@@ -137,7 +132,7 @@ async function postgresTemplate(admin: pg.Client, serverUrl: string): Promise<st
 
 /** The server's database with the sample loaded: made from the migrated template, renamed into place whole. */
 async function postgresSampleTemplate(admin: pg.Client, serverUrl: string): Promise<string> {
-  const name = `ct_sample_${sampleKey}`;
+  const name = `ct_sample_${sampleKey()}`;
   if (await databaseExists(admin, name)) return name;
   const build = unique('ct_sample_build');
   await admin.query(`create database ${build} template ${await postgresTemplate(admin, serverUrl)}`);

@@ -15,36 +15,18 @@ import type { FastifyServerOptions } from 'fastify';
 /** Ajv's options for what comes in (Fastify's `ajv` server option). */
 export const ajvOptions = { customOptions: { removeAdditional: false, coerceTypes: 'array' as const, useDefaults: true, allErrors: false } };
 
-type Factory<Route, Fn> = (externalSchemas: any, options?: any) => (route: Route) => Fn;
+type Factory<Fn> = (externalSchemas: any, options?: any) => (route: unknown) => Fn;
 
-/** A validator that compiles on its first call. Fastify reads `errors` after a refusal and passes Ajv's parent data when `schemaEnv` is set (as every Ajv function has it). */
-function lazyValidators(build: Factory<unknown, any>): Factory<unknown, any> {
+/** Fastify's compiler factory `build`, each route's function made by `wrap` around a getter that compiles on its first call. */
+function lazily<Fn, Out>(build: Factory<Fn>, wrap: (compiled: () => Fn) => Out): Factory<Out> {
   return (externalSchemas, options) => {
     const compile = build(externalSchemas, options);
     return (route) => {
-      let compiled: any;
-      const validate: any = (data: unknown, dataCxt?: unknown) => {
-        compiled ??= compile(route);
-        const ok = compiled(data, dataCxt);
-        validate.errors = compiled.errors;
-        return ok;
-      };
-      validate.schemaEnv = true;
-      return validate;
-    };
-  };
-}
-
-/** A serializer that compiles on its first call. */
-function lazySerializers(build: Factory<unknown, (doc: unknown) => string>): Factory<unknown, (doc: unknown) => string> {
-  return (externalSchemas, options) => {
-    const compile = build(externalSchemas, options);
-    return (route) => {
-      let compiled: ((doc: unknown) => string) | undefined;
-      return (doc) => {
-        compiled ??= compile(route);
-        return compiled(doc);
-      };
+      let fn: Fn | undefined;
+      return wrap(() => {
+        fn ??= compile(route);
+        return fn;
+      });
     };
   };
 }
@@ -52,7 +34,17 @@ function lazySerializers(build: Factory<unknown, (doc: unknown) => string>): Fac
 /** Fastify's `schemaController` option: its default compilers, compiled at first use. */
 export const lazySchemaController: FastifyServerOptions['schemaController'] = {
   compilersFactory: {
-    buildValidator: lazyValidators(ValidatorSelector() as Factory<unknown, any>),
-    buildSerializer: lazySerializers(SerializerSelector() as Factory<unknown, (doc: unknown) => string>),
+    // Fastify reads `errors` after a refusal, and passes Ajv's parent data when `schemaEnv` is set (as every Ajv function has it).
+    buildValidator: lazily(ValidatorSelector() as Factory<any>, (compiled) => {
+      const validate: any = (data: unknown, dataCxt?: unknown) => {
+        const fn = compiled();
+        const ok = fn(data, dataCxt);
+        validate.errors = fn.errors;
+        return ok;
+      };
+      validate.schemaEnv = true;
+      return validate;
+    }),
+    buildSerializer: lazily(SerializerSelector() as Factory<(doc: unknown) => string>, (compiled) => (doc: unknown) => compiled()(doc)),
   },
 };

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ValidatorSelector from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
-import { createFastify, mountSurfaces } from '../../../src/app.ts';
 import { ajvOptions } from '../../../src/surfaces/http/lazy-schemas.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
+import { mountedRoutes } from '../../helpers/routes.ts';
 
 let t: TestContext;
 before(async () => {
@@ -19,18 +19,11 @@ after(() => t.close());
 const parts = ['body', 'querystring', 'params', 'headers'] as const;
 
 test('every mounted route’s request and response schemas compile with the service’s compilers', async () => {
-  const app = createFastify(t.ctx);
-  const routes: { method: string; url: string; schema: Record<string, any> }[] = [];
-  app.addHook('onRoute', (route) => {
-    if (route.schema) routes.push({ method: [route.method].flat().join(','), url: route.url, schema: route.schema as Record<string, any> });
-  });
-  await mountSurfaces(app, t.ctx);
-  await app.ready();
-  await app.close();
+  const routes = (await mountedRoutes(t.ctx)).filter((r) => r.schema !== undefined);
   const validator = (ValidatorSelector as any)()({}, ajvOptions);
   const serializer = (SerializerSelector as any)()({}, {});
   let compiled = 0;
-  for (const { method, url, schema } of routes) {
+  for (const { method, url, schema = {} } of routes) {
     for (const httpPart of parts) {
       if (schema[httpPart] === undefined) continue;
       assert.equal(httpPart === 'headers', false, `${method} ${url}: headers are not validated by schema (lazy-schemas.ts)`);
