@@ -205,7 +205,12 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
   // Two classes of work, each its own pool whose connections carry its statement_timeout (sent at
   // start-up, so no statement pays a round trip for it): requests, within their budget; and
   // background work, which may run longer (kernel/db-budget.ts).
-  const poolOf = (size: number, statementTimeout: number) => {
+  //
+  // A request's connections also run with JIT compilation off (`-c jit=off` at start-up). JIT pays
+  // off for long analytic statements; a request's statements are short, and PostgreSQL's estimate
+  // of a walk that stops early (a search's postings, migration 0230) can pass `jit_above_cost`
+  // while the walk itself takes a few milliseconds: compiling it took 30 ms of a 53 ms search.
+  const poolOf = (size: number, statementTimeout: number, options?: string) => {
     const pool = new pg.Pool({
       connectionString,
       max: size,
@@ -213,6 +218,7 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
       connectionTimeoutMillis: 5000,
       Client: PreparingClient,
       statement_timeout: statementTimeout,
+      ...(options ? { options } : {}),
     });
     // A client losing its server must not crash the process: idle clients report through the
     // pool, busy ones through their own 'error' event (their query fails too, and becomes a 503).
@@ -222,7 +228,7 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
     });
     return pool;
   };
-  const requests = poolOf(max, requestBudgetMs);
+  const requests = poolOf(max, requestBudgetMs, '-c jit=off');
   const background = poolOf(5, BACKGROUND_STATEMENT_TIMEOUT_MS);
   const pool = {
     // What Kysely reads of a pool besides connect and end (to cancel a query on a connection of its own).

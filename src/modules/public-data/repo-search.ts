@@ -9,6 +9,7 @@ import { isoTs, rank, tsQuery } from './repo-sql.ts';
 import type { Db } from './repo-sql.ts';
 import { publicPersonKinds } from './schema-people.ts';
 import type { searchTypes } from './schema-search.ts';
+import type { PostingsPlan } from './search-postings.ts';
 
 type SearchType = (typeof searchTypes)[number];
 
@@ -23,14 +24,14 @@ export interface SearchRow {
   updatedAt: string;
 }
 
-function branch(db: Db, type: SearchType, q: string, since: string | undefined): RawBuilder<unknown> {
+function branch(db: Db, type: SearchType, q: string, since: string | undefined, postings: PostingsPlan | null): RawBuilder<unknown> {
   const tsq = tsQuery(q);
   const changed = (alias: string) => (since === undefined ? sql`` : sql` and ${sql.ref(`${alias}.updated_at`)} >= ${new Date(since)}`);
   switch (type) {
     case 'matter': {
       // The matters list's own plan (repo-matters.ts): the most recent RANKED_CANDIDATES matches
       // (a record number: its exact match), then ranked.
-      const candidates = recentMatches(db, { q, updatedSince: since });
+      const candidates = recentMatches(db, { q, updatedSince: since }, undefined, postings);
       return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
         '/matters/' || m.record_number as path, ${candidateRank(q, 'm')} as rank, ${isoTs('m.updated_at')} as "updatedAt"
         from ${candidates} m`;
@@ -70,13 +71,14 @@ function afterCursor(type: SearchType, cursor: CursorValue[] | null): RawBuilder
 export async function search(
   db: Db,
   input: { q: string; types: readonly SearchType[]; limit: number; cursor?: string | undefined; updatedSince?: string | undefined },
+  postings: PostingsPlan | null = null,
 ): Promise<Page<SearchRow>> {
   const cursor = input.cursor === undefined ? null : decodeCursor(input.cursor, 'relevance', 3);
   if (cursor) checkCursorKeys(relevanceKeys, cursor);
   const n = input.limit + 1;
   const parts = input.types.map(
     (type) =>
-      sql`(select * from (${branch(db, type, input.q, input.updatedSince)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
+      sql`(select * from (${branch(db, type, input.q, input.updatedSince, postings)}) s where ${afterCursor(type, cursor)} order by s.rank desc, s.id limit ${n})`,
   );
   const rows = await sql<SearchRow>`select * from (${sql.join(parts, sql` union all `)}) u order by u.rank desc, u.type, u.id limit ${n}`.execute(db);
   return toPage(

@@ -11,13 +11,15 @@ import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
 import { bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
-import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan } from './repo-matters.ts';
+import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan, recordNumberPattern } from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
 import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votePageRows, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
 import { searchTypes } from './schema-search.ts';
+import { createPostingsPlanner } from './search-postings.ts';
+import { searchQueryText } from './search-text.ts';
 import { createVocabulary } from './vocabulary.ts';
 
 export const notFound = (what: string, id: string) => new AppError('not_found', `No ${what} "${id}".`);
@@ -32,6 +34,12 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
   const { db } = deps;
   const vocabulary = createVocabulary(db);
   const kept = createKeptSearches(searches);
+  const planner = createPostingsPlanner(db);
+  /** Which postings a search by relevance walks (./search-postings.ts); null: the plan without them. */
+  const postingsFor = async (q: string) => {
+    const text = recordNumberPattern.test(q.trim()) ? '' : searchQueryText(q);
+    return text === '' ? null : planner.plan(text);
+  };
   return {
     /** Memory the kept search pages count now (the SIGUSR2 memory report). */
     keptSearchBytes: () => kept.bytes(),
@@ -56,8 +64,9 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
           q: q.q,
           updatedSince: q.updated_since,
         };
-        const page = () => {
-          const qb = matterListQuery(db, filters, sort);
+        const page = async () => {
+          const postings = sort === 'relevance' && q.q !== undefined ? await postingsFor(q.q) : null;
+          const qb = matterListQuery(db, filters, sort, undefined, postings);
           if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
           // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
           // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
@@ -147,7 +156,7 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
     },
     async search(q: s.SearchInput): Promise<Page<s.SearchResultOut>> {
       const input = { types: q.type ? [q.type] : searchTypes, limit: q.limit, cursor: q.cursor, updatedSince: q.updated_since };
-      return kept.answer('search', q.q, input, () => search(db, { q: q.q, ...input }));
+      return kept.answer('search', q.q, input, async () => search(db, { q: q.q, ...input }, input.types.includes('matter') ? await postingsFor(q.q) : null));
     },
   };
 }

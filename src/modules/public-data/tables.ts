@@ -106,6 +106,19 @@ export interface MattersTable extends Provenance {
   search: Search;
 }
 
+/** One lexeme of one matter's search vector (migration 0230; written by triggers on matters only). */
+export interface MatterPostingsTable {
+  lexeme: string;
+  /** The introduction date, '-infinity' for none. */
+  introduced: string;
+  matter_id: string;
+}
+
+export interface MatterLexemeCountsTable {
+  lexeme: string;
+  n: string;
+}
+
 export interface MatterSponsorsTable {
   matter_id: string;
   person_id: string | null;
@@ -379,6 +392,8 @@ export interface PublicDataTables {
   person_terms: PersonTermsTable;
   body_memberships: BodyMembershipsTable;
   matters: MattersTable;
+  matter_postings: MatterPostingsTable;
+  matter_lexeme_counts: MatterLexemeCountsTable;
   matter_sponsors: MatterSponsorsTable;
   matter_actions: MatterActionsTable;
   matter_attachments: MatterAttachmentsTable;

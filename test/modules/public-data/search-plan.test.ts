@@ -3,12 +3,15 @@
 // answer exactly what the plain definition answers — every match ranked, the newest 500 kept,
 // ordered by rank then id, as the service answered before — for the benchmark's queries, on the
 // bundled sample and on made-up matters that pass the cap, through the matters list (every page)
-// and the /search results (the page of matters).
+// and the /search results (the page of matters); and through the postings (migration 0230), whichever
+// of a query's requirements is walked.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { matterListQuery, RANKED_CANDIDATES } from '../../../src/modules/public-data/repo-matters.ts';
 import { tsQuery } from '../../../src/modules/public-data/repo-sql.ts';
+import { createPostingsPlanner, parseTsquery, requirementsOf } from '../../../src/modules/public-data/search-postings.ts';
+import { searchQueryText } from '../../../src/modules/public-data/search-text.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
 /** The benchmark's default queries (bench/run.ts), and a few shapes besides. */
@@ -112,4 +115,40 @@ test('every way of finding the candidates (the newest matters, a wider walk, eve
     }
   }
   assert.ok(branches.near > 0 && branches.wide > 0 && branches.all > 0, JSON.stringify(branches));
+});
+
+test('walking the postings gives the same answer whichever requirement is walked and whichever are looked up', async () => {
+  let walked = 0;
+  for (const q of [...queries, 'city', 'street or humps', '"speed humps" -budget']) {
+    const expected = await reference(q);
+    const { rows } = await sql<{ t: string }>`select ${tsQuery(q)}::text as t`.execute(t.ctx.db);
+    const tree = parseTsquery(rows[0]!.t);
+    const requirements = tree ? requirementsOf(tree) : [];
+    // Every requirement walked in turn, with every other looked up, and with none looked up.
+    for (let i = 0; i < requirements.length; i++) {
+      const others = requirements.filter((_, k) => k !== i);
+      for (const probes of [others, []]) {
+        const got = await matterListQuery(t.ctx.db, { q }, 'relevance', undefined, { walk: requirements[i]!, probes })
+          .orderBy('m.rank', 'desc')
+          .orderBy('m.id')
+          .execute();
+        assert.deepEqual(
+          got.map((r: { id: string }) => r.id),
+          expected,
+          `"${q}" walking ${requirements[i]!.join('|')} looking up ${probes.length}`,
+        );
+        walked++;
+      }
+    }
+  }
+  assert.ok(walked >= 20, `${walked} walks`);
+});
+
+test('the service walks the postings for a search: the plan of a common query holds a requirement', async () => {
+  const planner = createPostingsPlanner(t.ctx.db);
+  const plan = await planner.plan(searchQueryText('speed humps'));
+  assert.ok(plan);
+  // "humps" is stemmed by 'english' and kept whole by 'simple': either form is the requirement.
+  assert.deepEqual([plan.walk, ...plan.probes].map((r) => [...r].sort().join('|')).sort(), ['hump|humps', 'speed']);
+  assert.equal(await planner.plan(searchQueryText('-budget')), null);
 });

@@ -1,0 +1,103 @@
+-- Per-term postings of matters in date order (issue 23, search that survives a news story).
+-- Relevance ranks a search's 500 most recent matches. The GIN index finds every match but in no
+-- order, and the date index orders every matter but must read past the ones that do not match,
+-- so a term in 1–3 % of 200,000 matters cost thousands of page reads either way. A posting is one
+-- lexeme of one matter's search vector, keyed by (lexeme, date newest first, id): the newest
+-- matters holding a lexeme are the first entries of one index range, read in the order relevance
+-- wants them (modules/public-data/search-postings.ts plans the walk).
+--
+-- A matter without an introduction date is stored as '-infinity', which sorts after every date
+-- newest first, as `introduction_date desc nulls last` orders it, and keeps the key comparable
+-- by equality (the triggers below and the walk's look-ups join on it).
+create table matter_postings (
+  lexeme     text not null,
+  introduced date not null,
+  matter_id  text not null
+);
+-- The key, in the walk's order: newest first, ties by id as the list orders them.
+create unique index matter_postings_walk on matter_postings (lexeme, introduced desc, matter_id);
+
+-- How many matters hold each lexeme: which of a search's required terms is the rarest, to walk.
+create table matter_lexeme_counts (
+  lexeme text primary key,
+  n      bigint not null
+);
+
+create function matter_postings_of(v tsvector, d date, mid text)
+returns table (lexeme text, introduced date, matter_id text)
+language sql immutable as $$
+  select l, coalesce(d, '-infinity'::date), mid from unnest(tsvector_to_array(v)) l
+$$;
+
+-- Statement-level, with transition tables: an ingest's batch of a thousand matters is one insert
+-- of postings and one upsert of counts (in lexeme order, so two writers lock counts in one order).
+create function matter_postings_inserted() returns trigger language plpgsql as $$
+begin
+  insert into matter_postings (lexeme, introduced, matter_id)
+    select p.* from new_rows n, matter_postings_of(n.search, n.introduction_date, n.id) p;
+  insert into matter_lexeme_counts (lexeme, n)
+    select l, count(*) from new_rows n, unnest(tsvector_to_array(n.search)) l group by l order by l
+    on conflict (lexeme) do update set n = matter_lexeme_counts.n + excluded.n;
+  return null;
+end $$;
+
+create function matter_postings_deleted() returns trigger language plpgsql as $$
+begin
+  delete from matter_postings t using old_rows o, matter_postings_of(o.search, o.introduction_date, o.id) p
+    where t.lexeme = p.lexeme and t.introduced = p.introduced and t.matter_id = p.matter_id;
+  update matter_lexeme_counts c set n = c.n - d.k
+    from (select l, count(*) as k from old_rows o, unnest(tsvector_to_array(o.search)) l group by l order by l) d
+    where c.lexeme = d.l;
+  return null;
+end $$;
+
+-- An update changes postings only where the search vector or the date changed (a sync that
+-- touches `last_synced_at` alone costs one join of the transition tables).
+create function matter_postings_updated() returns trigger language plpgsql as $$
+begin
+  with changed as (
+    select o.search as was, o.introduction_date as was_on, n.search as now, n.introduction_date as now_on, n.id
+    from old_rows o join new_rows n on n.id = o.id
+    where o.search is distinct from n.search or o.introduction_date is distinct from n.introduction_date
+  ), change as (
+    select p.lexeme, p.introduced, p.matter_id, sum(p.k)::int as k from (
+      select x.*, -1 as k from changed c, matter_postings_of(c.was, c.was_on, c.id) x
+      union all
+      select x.*, 1 as k from changed c, matter_postings_of(c.now, c.now_on, c.id) x
+    ) p group by p.lexeme, p.introduced, p.matter_id having sum(p.k) <> 0
+  ), gone as (
+    delete from matter_postings t using change c
+      where c.k < 0 and t.lexeme = c.lexeme and t.introduced = c.introduced and t.matter_id = c.matter_id
+  ), added as (
+    insert into matter_postings (lexeme, introduced, matter_id) select lexeme, introduced, matter_id from change where k > 0
+  )
+  -- A lexeme kept across a date change is still one matter's: counts move only with lexemes.
+  insert into matter_lexeme_counts (lexeme, n)
+    select d.lexeme, d.k from (
+      select c.lexeme, sum(c.k)::bigint as k from (
+        select lexeme, matter_id, sum(k) as k from change group by lexeme, matter_id having sum(k) <> 0
+      ) c group by c.lexeme
+    ) d order by d.lexeme
+    on conflict (lexeme) do update set n = matter_lexeme_counts.n + excluded.n;
+  return null;
+end $$;
+
+create function matter_postings_truncated() returns trigger language plpgsql as $$
+begin
+  truncate matter_postings, matter_lexeme_counts;
+  return null;
+end $$;
+
+create trigger matters_postings_inserted after insert on matters
+  referencing new table as new_rows for each statement execute function matter_postings_inserted();
+create trigger matters_postings_deleted after delete on matters
+  referencing old table as old_rows for each statement execute function matter_postings_deleted();
+create trigger matters_postings_updated after update on matters
+  referencing old table as old_rows new table as new_rows for each statement execute function matter_postings_updated();
+create trigger matters_postings_truncated after truncate on matters
+  for each statement execute function matter_postings_truncated();
+
+insert into matter_postings (lexeme, introduced, matter_id)
+  select p.* from matters m, matter_postings_of(m.search, m.introduction_date, m.id) p;
+insert into matter_lexeme_counts (lexeme, n)
+  select l, count(*) from matters m, unnest(tsvector_to_array(m.search)) l group by l;

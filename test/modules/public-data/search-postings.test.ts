@@ -1,0 +1,89 @@
+// The postings of matters (migration 0230) and what a search requires of them
+// (src/modules/public-data/search-postings.ts): the requirements read from PostgreSQL's own
+// tsquery text, and the postings and counts the triggers keep, compared with those recomputed
+// from the matters after every kind of write.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { parseTsquery, planFor, requirementsOf } from '../../../src/modules/public-data/search-postings.ts';
+import { startTestContext, type TestContext } from '../../helpers/context.ts';
+
+const required = (text: string) => {
+  const tree = parseTsquery(text);
+  return tree
+    ? requirementsOf(tree)
+        .map((r) => [...r].sort().join('|'))
+        .sort()
+    : [];
+};
+
+test('requirements: & and phrases require each side, | one of each side, ! and prefixes nothing', () => {
+  assert.deepEqual(required("'speed' & 'hump' | 'speed' & 'humps'"), ['hump|humps', 'speed']);
+  assert.deepEqual(required("'lead' <-> 'servic' & !'tavern' | 'zone'"), ['lead|zone', 'servic|zone']);
+  assert.deepEqual(required("'lead' <2> 'line'"), ['lead', 'line']);
+  assert.deepEqual(required("!'budget'"), []);
+  assert.deepEqual(required("'budget' | !'tax'"), []);
+  assert.deepEqual(required("'bud':* & 'tax'"), ['tax']);
+  assert.deepEqual(required("'tax':AB & ( 'a' | 'b' )"), ['a|b', 'tax']);
+  assert.deepEqual(required("'it''s' & 'c\\\\d'"), ['c\\d', "it's"]);
+  assert.deepEqual(required(''), []);
+  assert.throws(() => parseTsquery("'a' &"));
+  assert.throws(() => parseTsquery("'a"));
+});
+
+test('the walk is the requirement fewest matters hold; nothing required is no plan', () => {
+  const counts = new Map([
+    ['speed', 8686],
+    ['hump', 5054],
+  ]);
+  assert.deepEqual(planFor([['speed'], ['hump', 'humps']], counts), { walk: ['hump', 'humps'], probes: [['speed']] });
+  assert.equal(planFor([], counts), null);
+});
+
+let t: TestContext;
+before(async () => {
+  t = await startTestContext({ sample: true });
+});
+after(() => t?.close());
+
+async function assertPostingsMatch(when: string) {
+  const { rows } = await sql<{ wrong: number; counts: number }>`
+    with want as (
+      select l as lexeme, coalesce(m.introduction_date, '-infinity'::date) as introduced, m.id as matter_id
+        from matters m, unnest(tsvector_to_array(m.search)) l
+    ), have as (select lexeme, introduced, matter_id from matter_postings),
+    want_counts as (select lexeme, count(*) as n from want group by lexeme),
+    have_counts as (select lexeme, n from matter_lexeme_counts where n <> 0)
+    select (select count(*)::int from ((select * from want except all select * from have) union all (select * from have except all select * from want)) d) as wrong,
+           (select count(*)::int from ((select * from want_counts except select * from have_counts) union all (select * from have_counts except select * from want_counts)) d) as counts`.execute(
+    t.ctx.db,
+  );
+  assert.deepEqual(rows[0], { wrong: 0, counts: 0 }, when);
+}
+
+test('the triggers keep postings and counts equal to the matters through inserts, upserts, updates and deletes', async () => {
+  const db = t.ctx.db;
+  const before = await sql<{ n: number }>`select count(*)::int as n from matter_postings`.execute(db);
+  assert.ok(before.rows[0]!.n > 1000, 'the sample is posted');
+  await assertPostingsMatch('after the sample load');
+  await sql`insert into matters (id, record_number, type, title, introduction_date, source, source_id)
+    select 'post-' || i, 'O1999-' || lpad(i::text, 7, '0'), 'Ordinance', 'Sidewalk cafe permit ' || i, case when i % 3 = 0 then null else date '1999-01-01' + i end, 'test', 'post-' || i
+      from generate_series(1, 40) as i`.execute(db);
+  await assertPostingsMatch('after an insert');
+  await sql`update matters set title = 'Zoning reclassification ' || id where id in ('post-1', 'post-2')`.execute(db);
+  await assertPostingsMatch('after a title change');
+  await sql`update matters set introduction_date = null where id = 'post-4'`.execute(db);
+  await sql`update matters set introduction_date = date '2001-02-03' where id = 'post-3'`.execute(db);
+  await assertPostingsMatch('after date changes');
+  await sql`update matters set last_synced_at = now() where source = 'test'`.execute(db);
+  await assertPostingsMatch('after an update that changes no search');
+  await sql`insert into matters (id, record_number, type, title, introduction_date, source, source_id)
+    values ('post-5', 'O1999-0000005', 'Ordinance', 'Driveway permit', '1999-06-01', 'test', 'post-5'),
+           ('post-99', 'O1999-0000099', 'Ordinance', 'Sidewalk cafe permit', null, 'test', 'post-99')
+    on conflict (id) do update set title = excluded.title, introduction_date = excluded.introduction_date`.execute(db);
+  await assertPostingsMatch('after an upsert that inserts and updates');
+  await sql`update matters set sponsor_names = 'Ald. Example' where id = 'post-6'`.execute(db);
+  await assertPostingsMatch('after a sponsor change');
+  await sql`delete from matters where source = 'test' and id <> 'post-7'`.execute(db);
+  await assertPostingsMatch('after a delete');
+});
