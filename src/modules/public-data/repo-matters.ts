@@ -123,26 +123,25 @@ export function recentMatches(db: Db, f: MatterFilters, recentWindow = RECENT_WI
       and ((select n from found) < ${PROMISING} or (select n from wide_found) < ${RANKED_CANDIDATES}))`;
 }
 
-/** Whether the postings hold, for the matter of posting `p`, a lexeme of the requirement. */
+/** Whether the postings hold, for the matter of posting `p`, one of these lexemes. */
 const holds = (r: Requirement) =>
   sql`(select true from matter_postings x where x.lexeme in (${sql.join([...r])}) and x.introduced = p.introduced and x.matter_id = p.matter_id limit 1)`;
 
 /**
  * The same RANKED_CANDIDATES most recent matches, found through the postings (migration 0230,
  * ./search-postings.ts): the walked requirement's postings newest first (one index range per
- * lexeme, merged in order; a matter holding two of its lexemes is taken from the first), each
- * kept only if the postings hold every other requirement, then the matter's row, checked against
- * the query and the filters, until RANKED_CANDIDATES are found. Postings are keyed by the date
+ * lexeme, merged in order; a matter holding two of its lexemes is taken from the first), then
+ * each matter's row, checked against the query and the filters, until RANKED_CANDIDATES are found. Postings are keyed by the date
  * with '-infinity' for none and then the id, the order `byRecency` gives the rows.
  *
  * Each step is fenced (`offset 0`) so that PostgreSQL keeps the walk: left to itself it judged a
  * hash join of every match cheaper (measured on the benchmark's 200,000 matters, PostgreSQL 15:
- * 90 ms and 41,000 buffers for "speed humps" against 4.6 ms and 3,500 walking), and the other
- * requirements are looked up as scalar subqueries, which are never turned into joins.
+ * 90 ms and 41,000 buffers for "speed humps" against 4.6 ms and 3,500 walking); the look-up that
+ * skips a lexeme taken already is a scalar subquery, which is never turned into a join.
  */
 function postingsMatches(db: Db, f: MatterFilters, plan: PostingsPlan) {
   const branches = plan.walk.map((lexeme, i) => {
-    const conditions = [sql`p.lexeme = ${lexeme}`, ...plan.probes.map((r) => holds(r))];
+    const conditions = [sql`p.lexeme = ${lexeme}`];
     if (i > 0) conditions.push(sql`${holds(plan.walk.slice(0, i))} is null`);
     return sql`(select p.matter_id, p.introduced from matter_postings p where ${sql.join(conditions, sql` and `)} order by p.introduced desc, p.matter_id)`;
   });

@@ -117,38 +117,38 @@ test('every way of finding the candidates (the newest matters, a wider walk, eve
   assert.ok(branches.near > 0 && branches.wide > 0 && branches.all > 0, JSON.stringify(branches));
 });
 
-test('walking the postings gives the same answer whichever requirement is walked and whichever are looked up', async () => {
+test('walking the postings gives the same answer whichever requirement is walked', async () => {
   let walked = 0;
   for (const q of [...queries, 'city', 'street or humps', '"speed humps" -budget']) {
     const expected = await reference(q);
     const { rows } = await sql<{ t: string }>`select ${tsQuery(q)}::text as t`.execute(t.ctx.db);
     const tree = parseTsquery(rows[0]!.t);
-    const requirements = tree ? requirementsOf(tree) : [];
-    // Every requirement walked in turn, with every other looked up, and with none looked up.
-    for (let i = 0; i < requirements.length; i++) {
-      const others = requirements.filter((_, k) => k !== i);
-      for (const probes of [others, []]) {
-        const got = await matterListQuery(t.ctx.db, { q }, 'relevance', undefined, { walk: requirements[i]!, probes })
-          .orderBy('m.rank', 'desc')
-          .orderBy('m.id')
-          .execute();
-        assert.deepEqual(
-          got.map((r: { id: string }) => r.id),
-          expected,
-          `"${q}" walking ${requirements[i]!.join('|')} looking up ${probes.length}`,
-        );
-        walked++;
-      }
+    for (const walk of tree ? requirementsOf(tree) : []) {
+      const got = await matterListQuery(t.ctx.db, { q }, 'relevance', undefined, { walk }).orderBy('m.rank', 'desc').orderBy('m.id').execute();
+      assert.deepEqual(
+        got.map((r: { id: string }) => r.id),
+        expected,
+        `"${q}" walking ${walk.join('|')}`,
+      );
+      walked++;
     }
   }
-  assert.ok(walked >= 20, `${walked} walks`);
+  assert.ok(walked >= 12, `${walked} walks`);
 });
 
-test('the service walks the postings for a search: the plan of a common query holds a requirement', async () => {
+test('the service walks the postings for a search: the rarer requirement of a common query', async () => {
   const planner = createPostingsPlanner(t.ctx.db);
   const plan = await planner.plan(searchQueryText('speed humps'));
   assert.ok(plan);
-  // "humps" is stemmed by 'english' and kept whole by 'simple': either form is the requirement.
-  assert.deepEqual([plan.walk, ...plan.probes].map((r) => [...r].sort().join('|')).sort(), ['hump|humps', 'speed']);
+  // Its requirements: "speed", and "hump" or "humps" ('english' stems the word, 'simple' keeps it).
+  // The walk is the one fewer matters hold.
+  const count = async (lexemes: string[]) =>
+    Number(
+      (await sql<{ n: string }>`select coalesce(sum(n), 0)::text as n from matter_lexeme_counts where lexeme = any(${lexemes})`.execute(t.ctx.db)).rows[0]!.n,
+    );
+  const walked = [...plan.walk].sort().join('|');
+  assert.ok(walked === 'speed' || walked === 'hump|humps', walked);
+  const other = walked === 'speed' ? ['hump', 'humps'] : ['speed'];
+  assert.ok((await count([...plan.walk])) <= (await count(other)));
   assert.equal(await planner.plan(searchQueryText('-budget')), null);
 });
