@@ -127,9 +127,12 @@ export function requirementsOf(node: Node): Requirement[] {
     case 'and':
       return dedupe([...requirementsOf(node.left), ...requirementsOf(node.right)]);
     case 'or': {
+      const left = requirementsOf(node.left);
+      const right = requirementsOf(node.right);
+      // Each side holds at most MAX_REQUIREMENTS (dedupe's cap): at most 256 unions, however long the query.
       const out: Requirement[] = [];
-      for (const a of requirementsOf(node.left)) {
-        for (const b of requirementsOf(node.right)) {
+      for (const a of left) {
+        for (const b of right) {
           const union = [...new Set([...a, ...b])].sort();
           if (union.length <= MAX_LEXEMES_PER_REQUIREMENT) out.push(union);
         }

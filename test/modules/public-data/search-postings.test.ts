@@ -27,6 +27,11 @@ test('requirements: & and phrases require each side, | one of each side, ! and p
   assert.deepEqual(required("'tax':AB & ( 'a' | 'b' )"), ['a|b', 'tax']);
   assert.deepEqual(required("'it''s' & 'c\\\\d'"), ['c\\d', "it's"]);
   assert.deepEqual(required(''), []);
+  // Two long sides (a long query's two parses): at most 16 requirements a side, so at most 256 unions.
+  const words = Array.from({ length: 40 }, (_, i) => `'w${i}'`);
+  const long = required(`${words.join(' & ')} | ${words.map((w) => w.replace("'w", "'v")).join(' & ')}`);
+  assert.ok(long.length > 0 && long.length <= 16 && long.every((r) => r.split('|').length === 2), String(long));
+  assert.equal(required(`${words.slice(0, 10).join(' & ')} | ${words.slice(0, 10).join(' & ')}`).length, 10);
   assert.throws(() => parseTsquery("'a' &"));
   assert.throws(() => parseTsquery("'a"));
 });
