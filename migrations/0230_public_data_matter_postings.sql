@@ -17,12 +17,6 @@ create table matter_postings (
 -- The key, in the walk's order: newest first, ties by id as the list orders them.
 create unique index matter_postings_walk on matter_postings (lexeme, introduced desc, matter_id);
 
--- How many matters hold each lexeme: which of a search's required terms is the rarest, to walk.
-create table matter_lexeme_counts (
-  lexeme text primary key,
-  n      bigint not null
-);
-
 create function matter_postings_of(v tsvector, d date, mid text)
 returns table (lexeme text, introduced date, matter_id text)
 language sql immutable as $$
@@ -30,14 +24,13 @@ language sql immutable as $$
 $$;
 
 -- Statement-level, with transition tables: an ingest's batch of a thousand matters is one insert
--- of postings and one upsert of counts (in lexeme order, so two writers lock counts in one order).
+-- of postings. A posting's key holds its matter's id, so writers of different matters never wait
+-- on each other's postings (a count per lexeme, kept here at first, made every ingest batch lock
+-- the rows of common words until it committed; the walk's planner counts postings instead).
 create function matter_postings_inserted() returns trigger language plpgsql as $$
 begin
   insert into matter_postings (lexeme, introduced, matter_id)
     select p.* from new_rows n, matter_postings_of(n.search, n.introduction_date, n.id) p;
-  insert into matter_lexeme_counts (lexeme, n)
-    select l, count(*) from new_rows n, unnest(tsvector_to_array(n.search)) l group by l order by l
-    on conflict (lexeme) do update set n = matter_lexeme_counts.n + excluded.n;
   return null;
 end $$;
 
@@ -45,46 +38,36 @@ create function matter_postings_deleted() returns trigger language plpgsql as $$
 begin
   delete from matter_postings t using old_rows o, matter_postings_of(o.search, o.introduction_date, o.id) p
     where t.lexeme = p.lexeme and t.introduced = p.introduced and t.matter_id = p.matter_id;
-  update matter_lexeme_counts c set n = c.n - d.k
-    from (select l, count(*) as k from old_rows o, unnest(tsvector_to_array(o.search)) l group by l order by l) d
-    where c.lexeme = d.l;
   return null;
 end $$;
 
 -- An update changes postings only where the search vector or the date changed (a sync that
--- touches `last_synced_at` alone costs one join of the transition tables).
+-- touches `last_synced_at` alone costs one join of the transition tables). A matter's id never
+-- changes (it is the source's).
 create function matter_postings_updated() returns trigger language plpgsql as $$
 begin
   with changed as (
     select o.search as was, o.introduction_date as was_on, n.search as now, n.introduction_date as now_on, n.id
     from old_rows o join new_rows n on n.id = o.id
     where o.search is distinct from n.search or o.introduction_date is distinct from n.introduction_date
-  ), change as (
-    select p.lexeme, p.introduced, p.matter_id, sum(p.k)::int as k from (
-      select x.*, -1 as k from changed c, matter_postings_of(c.was, c.was_on, c.id) x
-      union all
-      select x.*, 1 as k from changed c, matter_postings_of(c.now, c.now_on, c.id) x
-    ) p group by p.lexeme, p.introduced, p.matter_id having sum(p.k) <> 0
   ), gone as (
-    delete from matter_postings t using change c
-      where c.k < 0 and t.lexeme = c.lexeme and t.introduced = c.introduced and t.matter_id = c.matter_id
-  ), added as (
-    insert into matter_postings (lexeme, introduced, matter_id) select lexeme, introduced, matter_id from change where k > 0
+    select x.* from changed c, matter_postings_of(c.was, c.was_on, c.id) x
+    except
+    select x.* from changed c, matter_postings_of(c.now, c.now_on, c.id) x
+  ), deleted as (
+    delete from matter_postings t using gone g
+      where t.lexeme = g.lexeme and t.introduced = g.introduced and t.matter_id = g.matter_id
   )
-  -- A lexeme kept across a date change is still one matter's: counts move only with lexemes.
-  insert into matter_lexeme_counts (lexeme, n)
-    select d.lexeme, d.k from (
-      select c.lexeme, sum(c.k)::bigint as k from (
-        select lexeme, matter_id, sum(k) as k from change group by lexeme, matter_id having sum(k) <> 0
-      ) c group by c.lexeme
-    ) d order by d.lexeme
-    on conflict (lexeme) do update set n = matter_lexeme_counts.n + excluded.n;
+  insert into matter_postings (lexeme, introduced, matter_id)
+    select x.* from changed c, matter_postings_of(c.now, c.now_on, c.id) x
+    except
+    select x.* from changed c, matter_postings_of(c.was, c.was_on, c.id) x;
   return null;
 end $$;
 
 create function matter_postings_truncated() returns trigger language plpgsql as $$
 begin
-  truncate matter_postings, matter_lexeme_counts;
+  truncate matter_postings;
   return null;
 end $$;
 
@@ -97,14 +80,12 @@ create trigger matters_postings_updated after update on matters
 create trigger matters_postings_truncated after truncate on matters
   for each statement execute function matter_postings_truncated();
 
--- Every posting and count made again from the matters: the backfill below, and a bulk load that
--- ran with triggers off (the benchmark's generator loads as `session_replication_role = replica`).
+-- Every posting made again from the matters: the backfill below, and a bulk load that ran with
+-- triggers off (the benchmark's generator loads as `session_replication_role = replica`).
 create function matter_postings_rebuild() returns void language sql as $$
-  truncate matter_postings, matter_lexeme_counts;
+  truncate matter_postings;
   insert into matter_postings (lexeme, introduced, matter_id)
     select p.* from matters m, matter_postings_of(m.search, m.introduction_date, m.id) p;
-  insert into matter_lexeme_counts (lexeme, n)
-    select l, count(*) from matters m, unnest(tsvector_to_array(m.search)) l group by l;
 $$;
 
 select matter_postings_rebuild();

@@ -15,7 +15,7 @@
 // is a set of lexemes at least one of which every match holds: a lexeme requires itself, `&` and
 // a phrase require what either side requires, `a | b` requires the union of one requirement of
 // each side, `!` and a prefix require nothing. The walk reads the requirement whose lexemes
-// fewest matters hold (matter_lexeme_counts); the query itself is checked on the row, so the
+// fewest matters hold (their postings counted, up to a bound); the query itself is checked on the row, so the
 // requirements only choose where to look, never what matches.
 import { sql } from 'kysely';
 import type { Db } from './repo-sql.ts';
@@ -160,6 +160,7 @@ export function planFor(requirements: Requirement[], counts: ReadonlyMap<string,
 
 /** Plans kept per query text: the parse is the dictionaries', fixed; the counts only choose the walk. */
 const MAX_KEPT = 2000;
+const COUNT_UP_TO = 20_000;
 const COUNTS_FOR_MS = 5 * 60_000;
 
 export function createPostingsPlanner(db: Db) {
@@ -180,8 +181,12 @@ export function createPostingsPlanner(db: Db) {
       const lexemes = [...new Set(requirements.flat())];
       const counts = new Map<string, number>();
       if (lexemes.length > 0) {
-        const found = await db.selectFrom('matter_lexeme_counts').select(['lexeme', 'n']).where('lexeme', 'in', lexemes).execute();
-        for (const r of found) counts.set(r.lexeme, Number(r.n));
+        // Each lexeme's postings counted up to COUNT_UP_TO (index entries only): beyond that a
+        // term is common, and its 500 newest matches come quickly whichever common term is walked.
+        const { rows: found } = await sql<{ lexeme: string; n: number }>`select l as lexeme,
+            (select count(*)::int from (select from matter_postings p where p.lexeme = l limit ${COUNT_UP_TO}) x) as n
+          from unnest(${lexemes}::text[]) l`.execute(db);
+        for (const r of found) counts.set(r.lexeme, r.n);
       }
       const plan = planFor(requirements, counts);
       kept.delete(queryText);

@@ -114,11 +114,6 @@ export interface MatterPostingsTable {
   matter_id: string;
 }
 
-export interface MatterLexemeCountsTable {
-  lexeme: string;
-  n: string;
-}
-
 export interface MatterSponsorsTable {
   matter_id: string;
   person_id: string | null;
@@ -393,7 +388,6 @@ export interface PublicDataTables {
   body_memberships: BodyMembershipsTable;
   matters: MattersTable;
   matter_postings: MatterPostingsTable;
-  matter_lexeme_counts: MatterLexemeCountsTable;
   matter_sponsors: MatterSponsorsTable;
   matter_actions: MatterActionsTable;
   matter_attachments: MatterAttachmentsTable;
