@@ -161,6 +161,8 @@ export function planFor(requirements: Requirement[], counts: ReadonlyMap<string,
 /** Plans kept per query text: the parse is the dictionaries', fixed; the counts only choose the walk. */
 const MAX_KEPT = 2000;
 const COUNT_UP_TO = 20_000;
+const COUNT_AT_LEAST = 500;
+const COUNT_BUDGET = 60_000;
 const COUNTS_FOR_MS = 5 * 60_000;
 
 export function createPostingsPlanner(db: Db) {
@@ -181,10 +183,13 @@ export function createPostingsPlanner(db: Db) {
       const lexemes = [...new Set(requirements.flat())];
       const counts = new Map<string, number>();
       if (lexemes.length > 0) {
-        // Each lexeme's postings counted up to COUNT_UP_TO (index entries only): beyond that a
-        // term is common, and its 500 newest matches come quickly whichever common term is walked.
+        // Each lexeme's postings counted up to a bound (index entries only): beyond it a term is
+        // common, and its 500 newest matches come quickly whichever common term is walked. The
+        // bound shares COUNT_BUDGET among the lexemes, so a long query (up to 128 lexemes) cannot
+        // make a search count millions of entries.
+        const upTo = Math.min(COUNT_UP_TO, Math.max(COUNT_AT_LEAST, Math.floor(COUNT_BUDGET / lexemes.length)));
         const { rows: found } = await sql<{ lexeme: string; n: number }>`select l as lexeme,
-            (select count(*)::int from (select from matter_postings p where p.lexeme = l limit ${COUNT_UP_TO}) x) as n
+            (select count(*)::int from (select from matter_postings p where p.lexeme = l limit ${upTo}) x) as n
           from unnest(${lexemes}::text[]) l`.execute(db);
         for (const r of found) counts.set(r.lexeme, r.n);
       }
