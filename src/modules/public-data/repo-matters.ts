@@ -131,8 +131,9 @@ const holds = (r: Requirement) =>
  * The same RANKED_CANDIDATES most recent matches, found through the postings (migration 0230,
  * ./search-postings.ts): the walked requirement's postings newest first (one index range per
  * lexeme, merged in order; a matter holding two of its lexemes is taken from the first), then
- * each matter's row, checked against the query and the filters, until RANKED_CANDIDATES are found. Postings are keyed by the date
- * with '-infinity' for none and then the id, the order `byRecency` gives the rows.
+ * each matter's row, checked against the query and the filters, until RANKED_CANDIDATES are
+ * found. Postings are keyed by the date ('-infinity' for none) and then the id: the order
+ * `byRecency` gives the rows.
  *
  * Each step is fenced (`offset 0`) so that PostgreSQL keeps the walk: left to itself it judged a
  * hash join of every match cheaper (measured on the benchmark's 200,000 matters, PostgreSQL 15:

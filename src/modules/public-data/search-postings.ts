@@ -15,8 +15,8 @@
 // is a set of lexemes at least one of which every match holds: a lexeme requires itself, `&` and
 // a phrase require what either side requires, `a | b` requires the union of one requirement of
 // each side, `!` and a prefix require nothing. The walk reads the requirement whose lexemes
-// fewest matters hold (their postings counted, up to a bound); the query itself is checked on the row, so the
-// requirements only choose where to look, never what matches.
+// fewest matters hold (their postings counted, up to a bound); the query itself is checked on
+// the row, so the requirements only choose where to look, never what matches.
 import { sql } from 'kysely';
 import type { Db } from './repo-sql.ts';
 
