@@ -16,7 +16,16 @@ const limits = { requestsPerDay: HIGH_LIMIT, requestsPerMinute: HIGH_LIMIT, aiAn
 const inADay = () => new Date(Date.now() + 24 * 3600 * 1000);
 
 async function withContext<T>(databaseUrl: string, fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOAD_SAMPLE: 'false', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+  // Each run registers an OAuth client from the same test address: at the default of 20 an hour,
+  // the 21st run in an hour would be refused, so the preparation allows the most the setting takes.
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    LOAD_SAMPLE: 'false',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    OAUTH_REGISTRATIONS_PER_HOUR: '100000',
+  });
   const ctx = await createContext(config, { migrate: false, caches: false });
   try {
     return await fn(ctx);
