@@ -6,9 +6,14 @@
 //
 // The snapshot: one transaction, REPEATABLE READ and READ ONLY, so every statement in it sees the
 // database as it was at its first statement, whatever commits meanwhile (PostgreSQL, "Transaction
-// Isolation", 13.2.2). On the embedded database the transaction holds the one connection, so the
-// service's other queries wait until the rows are read (indexes and compression come after); on a
-// server this runs in a worker thread with a connection of its own (worker.ts).
+// Isolation", 13.2.2). On a server this runs in a worker thread with a connection of its own
+// (worker.ts), and the rows are read through that transaction's cursors. The embedded database is
+// one connection that the service's requests share, and a transaction holds it: read that way, every
+// request waited for the whole read (2.5 s on the bundled sample, a 503 for a page asked for then;
+// minutes on a large record). There (`shared`) the transaction only declares one cursor WITH HOLD
+// per table, which PostgreSQL fills from the transaction's snapshot as it commits ("DECLARE": a
+// held cursor outlives its transaction, its rows those of the snapshot it was declared in); the
+// pages are then fetched one statement at a time, each taking its turn among the requests.
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { BulkTableRead } from '../public-data/index.ts';
@@ -29,6 +34,8 @@ export interface ExportOptions {
   onProgress?: (line: string) => void;
   /** Aborted when the job must stop: the export is discarded. */
   signal?: AbortSignal;
+  /** The database is one connection shared with the service's requests (the embedded one): see above. */
+  shared?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -40,19 +47,27 @@ type Row = Record<string, unknown>;
  * collection); the text goes out in pieces under CHUNK_CHARS, small enough to stay out of V8's
  * large-object space.
  */
-async function* tableCsv(trx: Kysely<any>, table: BulkTableRead, sqlite: SqliteWriter, counted: (rows: number) => void, signal?: AbortSignal) {
+async function* tableCsv(reader: Kysely<any>, table: BulkTableRead, sqlite: SqliteWriter, counted: (rows: number) => void, signal?: AbortSignal) {
   yield csvRecord(table.columns.map((c) => c.name));
-  const cursor = `bulk_${table.name}`;
-  await sql.raw(`declare ${cursor} no scroll cursor for ${table.select}`).execute(trx);
+  const cursor = cursorOf(table);
   for (;;) {
     signal?.throwIfAborted();
-    const chunks = csvChunks(table, sqlite, (await sql.raw<Row>(`fetch forward ${FETCH_ROWS} from ${cursor}`).execute(trx)).rows, counted);
+    const chunks = csvChunks(table, sqlite, (await sql.raw<Row>(`fetch forward ${FETCH_ROWS} from ${cursor}`).execute(reader)).rows, counted);
     if (chunks.length === 0) break;
     // Each chunk is let go as soon as it is handed on.
     while (chunks.length) yield chunks.shift()!;
   }
-  // On failure the transaction is rolled back, which closes the cursor with it.
-  await sql.raw(`close ${cursor}`).execute(trx);
+  // On failure a cursor of the transaction goes with its rollback; a held one is closed by writeExport.
+  await sql.raw(`close ${cursor}`).execute(reader);
+}
+
+const cursorOf = (table: BulkTableRead) => `bulk_${table.name}`;
+
+/** Declares each table's cursor in the snapshot's transaction: held past its commit when `held`. */
+async function declareCursors(trx: Kysely<any>, tables: readonly BulkTableRead[], held: boolean): Promise<void> {
+  for (const table of tables) {
+    await sql.raw(`declare ${cursorOf(table)} no scroll cursor${held ? ' with hold' : ''} for ${table.select}`).execute(trx);
+  }
 }
 
 /** A page written to SQLite and turned into CSV pieces; nothing of the rows outlives the call. */
@@ -90,26 +105,44 @@ export async function writeExport(db: Kysely<any>, tables: readonly BulkTableRea
   try {
     const files: BulkFileOut[] = [];
     const counts = new Map<string, number>();
-    const snapshot = await db.transaction().execute(async (trx): Promise<Snapshot> => {
-      // First statement of the transaction, so the snapshot is the one every read below sees.
-      await sql`set transaction isolation level repeatable read, read only`.execute(trx);
-      const first = await sql<{ at: Date; migration: string | null }>`select statement_timestamp() as at,
-        (select max(name) from schema_migrations) as migration`.execute(trx);
-      const at = new Date(first.rows[0]!.at);
+    const open = new Set(tables.map(cursorOf));
+    const readTables = async (reader: Kysely<any>) => {
       for (const table of tables) {
         let rows = 0;
         const name = `${table.name}.csv.gz`;
         const written = await writeGzip(
           join(partial, name),
-          tableCsv(trx, table, sqlite, (n) => (rows += n), signal),
+          tableCsv(reader, table, sqlite, (n) => (rows += n), signal),
           signal,
         );
+        open.delete(cursorOf(table));
         counts.set(table.name, rows);
         files.push({ name, format: 'csv', table: table.name, mediaType: 'text/csv; charset=utf-8; header=present', encoding: 'gzip', ...written, rows });
         progress(`${table.name}: ${rows} rows`);
       }
-      return { at, migration: first.rows[0]!.migration ?? '' };
+    };
+    const held = options.shared === true;
+    const snapshot = await db.transaction().execute(async (trx): Promise<Snapshot> => {
+      // First statement of the transaction, so the snapshot is the one every read below sees.
+      await sql`set transaction isolation level repeatable read, read only`.execute(trx);
+      const first = await sql<{ at: Date; migration: string | null }>`select statement_timestamp() as at,
+        (select max(name) from schema_migrations) as migration`.execute(trx);
+      await declareCursors(trx, tables, held);
+      if (!held) await readTables(trx);
+      return { at: new Date(first.rows[0]!.at), migration: first.rows[0]!.migration ?? '' };
     });
+    if (held) {
+      try {
+        await readTables(db);
+      } finally {
+        // Held cursors outlive the transaction: each is closed once read, any left (a failure, an abort) here.
+        for (const cursor of open)
+          await sql
+            .raw(`close ${cursor}`)
+            .execute(db)
+            .catch(() => {});
+      }
+    }
     progress('snapshot read; building the SQLite indexes');
     sqlite.finish({ snapshot_at: snapshot.at.toISOString(), schema_version: String(schemaVersion), database_schema: snapshot.migration });
     const total = [...counts.values()].reduce((a, b) => a + b, 0);

@@ -67,10 +67,11 @@ export function createBulk(
   }
 
   // On a server the export runs in a worker thread with its own connection and a bounded heap
-  // (worker.ts). The embedded database can be read only by this thread, so there it runs here.
+  // (worker.ts). The embedded database can be read only by this thread, so there it runs here, on
+  // the connection the requests share (`shared`: they run between its pages, export.ts).
   function run(options: ExportOptions = {}): Promise<BulkManifestOut> {
     if (config.databaseUrl) return exportInWorker({ databaseUrl: config.databaseUrl, tables: bulkTables, dir, schemaVersion: BULK_SCHEMA_VERSION }, options);
-    return writeExport(db, bulkTables, dir, BULK_SCHEMA_VERSION, options);
+    return writeExport(db, bulkTables, dir, BULK_SCHEMA_VERSION, { ...options, shared: true });
   }
 
   return {

@@ -70,6 +70,8 @@ function sqlite(query: string): any[] {
 
 /** A matter and a vote added while the export runs: committed after its snapshot, so in neither file. */
 const LATE_MATTER = { id: 'late-matter', record: 'O2099-0000001' };
+/** How many tables the export had read when that matter was committed. */
+let tablesReadWhenLateCommitted = -1;
 
 before(async () => {
   t = await startTestContext({ env: { BULK_DIR: bulkDir } });
@@ -80,11 +82,14 @@ before(async () => {
   key = (await t.ctx.services.credentials.keys.create({ accountId: account.id, name: 'reader', scopes: ['public.read'] })).key;
 
   // Once the first table is written (the snapshot is taken by then), a matter is added by another
-  // session: on PostgreSQL it commits while the export still reads; on the embedded database it
-  // waits for the export's transaction. Either way the snapshot must not hold it.
+  // session, and commits while the export still reads: on PostgreSQL through a connection of its
+  // own; on the embedded database between two of the export's pages (its cursors are held past
+  // the snapshot's short transaction). Either way the snapshot must not hold it.
   let late: Promise<unknown> | null = null;
+  let progressLines = 0;
   manifest = await t.ctx.services.bulk.export({
     onProgress: () => {
+      progressLines++;
       late ??= t.ctx.db
         .insertInto('matters')
         .values({
@@ -95,7 +100,10 @@ before(async () => {
           source: 'test',
           source_id: 'late',
         })
-        .execute();
+        .execute()
+        .then(() => {
+          tablesReadWhenLateCommitted = progressLines;
+        });
     },
   });
   await late;
@@ -263,6 +271,16 @@ describe('the CSV files hold exactly the rows of the v1 API', () => {
       ['official', 'staff'],
     );
     for (const table of bulkTables) assert.ok(!table.columns.some((c) => ['address', 'search', 'source_id', 'given_name'].includes(c.name)), table.name);
+  });
+
+  test('a write made while the export runs waits for no more than a page of it, on either database', () => {
+    // Before, on the embedded database the write waited for the whole snapshot to be read (the one
+    // connection held by its transaction), so it committed once every table had been read.
+    assert.ok(tablesReadWhenLateCommitted >= 1, 'the write was made after the first table was read');
+    assert.ok(
+      tablesReadWhenLateCommitted < bulkTables.length - 1,
+      `committed after ${tablesReadWhenLateCommitted} of ${bulkTables.length} tables were read: it waited for the export`,
+    );
   });
 
   test('one snapshot: a matter committed while the export ran is in no file, and is in the database', async () => {
