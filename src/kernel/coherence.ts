@@ -56,6 +56,56 @@ export interface CacheMark {
 export interface Bound<V> {
   max: number;
   sizeOf?(value: V): number;
+  /**
+   * Admission once full (a doorkeeper, as in TinyLFU): a value that would push others out is kept
+   * only if its key was refused once before, among about this many keys refused since. A stream
+   * of answers asked for once each (a crawler, a sync client, every request a URL of its own)
+   * then leaves the kept values alone instead of replacing all of them, and its answers die
+   * young instead of living in the old generation until pushed out. While there is room every
+   * value is kept at once. Off when absent.
+   */
+  secondSight?: number;
+}
+
+/**
+ * How many refused keys the stores of public answers remember for their second sight (HTTP
+ * answers, kept searches, MCP results): at 10,000 fingerprints a generation, at most 20,000
+ * numbers, a few hundred kilobytes.
+ */
+export const ANSWERS_SECOND_SIGHT = 10_000;
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: the doorkeeper's fingerprint of a key. */
+function fingerprint(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * The keys refused recently, as fingerprints (a collision only lets a value in early), in two
+ * generations of at most `size` each: the older is forgotten when the newer fills, so memory stays
+ * bounded and a key is remembered for between `size` and twice `size` refusals.
+ */
+class Doorkeeper {
+  #current = new Set<number>();
+  #previous = new Set<number>();
+  readonly #size: number;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  /** Whether `key` was refused recently (it passes now, and is forgotten); otherwise notes it. */
+  passes(key: string): boolean {
+    const f = fingerprint(key);
+    if (this.#current.delete(f) || this.#previous.delete(f)) return true;
+    if (this.#current.size >= this.#size) {
+      this.#previous = this.#current;
+      this.#current = new Set();
+    }
+    this.#current.add(f);
+    return false;
+  }
 }
 
 /**
@@ -70,6 +120,7 @@ export class CoherentMap<V> {
   readonly #channel: CacheChannel;
   readonly #max: number;
   readonly #sizeOf: (value: V) => number;
+  readonly #doorkeeper: Doorkeeper | null;
   #total = 0;
   #generation: number;
 
@@ -77,6 +128,7 @@ export class CoherentMap<V> {
     this.#channel = channel;
     this.#max = bound.max;
     this.#sizeOf = bound.sizeOf ?? (() => 1);
+    this.#doorkeeper = bound.secondSight ? new Doorkeeper(bound.secondSight) : null;
     this.#generation = channel.generation();
   }
 
@@ -142,12 +194,15 @@ export class CoherentMap<V> {
   /**
    * Keeps a value read since `mark`, unless the channel is unusable, its generation moved or one of
    * `keys` changed since: a value read across a change may predate it. Later, a change of one of
-   * `keys` drops it alone. Values larger than the whole bound are not kept. Returns whether it was.
+   * `keys` drops it alone. Values larger than the whole bound are not kept, nor (with
+   * `secondSight`) a value that would push others out while its key is new. Returns whether it was.
    */
   keep(key: string, value: V, mark: CacheMark, keys: readonly string[] = []): boolean {
     if (!this.#fresh() || mark.generation !== this.#generation || this.#changedSince(keys, mark.seq)) return false;
     const size = this.#sizeOf(value);
     if (size > this.#max) return false;
+    const replaced = this.#entries.get(key)?.size ?? 0;
+    if (this.#doorkeeper && this.#total - replaced + size > this.#max && !this.#doorkeeper.passes(key)) return false;
     this.#delete(key);
     for (let oldest = this.#entries.keys().next(); this.#total + size > this.#max && !oldest.done; oldest = this.#entries.keys().next()) {
       this.#delete(oldest.value);
