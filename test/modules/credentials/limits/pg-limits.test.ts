@@ -32,6 +32,25 @@ describe('limits on PostgreSQL', () => {
   limitsSuite(backend);
   blocksSuite(backend);
 
+  test('counting commits without waiting for the WAL flush, and the setting ends with its own statement', async () => {
+    // pg-store.ts turns synchronous_commit off for each counting statement's own transaction; a
+    // setting left on the connection would make every later write of the service commit the same way.
+    const clock = new ManualClock('2025-03-10T12:00:00Z');
+    const limits = createLimits(database.deps(clock), { redisUrl: null });
+    const owners = Array.from({ length: 30 }, (_, i) => actorFor({ type: 'account', id: ownerId(`async${i}`) }));
+    await Promise.all(owners.map((a) => limits.consume(a, 'data')));
+    await limits.close();
+    // On the embedded database every statement shares one session, so a setting left behind shows
+    // here; on a server, thirty at once over the pool's connections.
+    const { db } = database.deps(clock);
+    const settings = await Promise.all(
+      owners.map(async () => (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(db)).rows[0]!.s),
+    );
+    assert.deepEqual(new Set(settings), new Set(['on']));
+    const counted = await sql<{ n: number }>`select count(*)::int as n from credential_usage_counters where key like ${'account:%async%:day:%'}`.execute(db);
+    assert.equal(counted.rows[0]!.n, owners.length, 'each owner counted once');
+  });
+
   test('counters of ended buckets are deleted now and then, current ones kept', async () => {
     const clock = new ManualClock('2025-03-10T12:00:00Z');
     const owner = ownerId('acc');
