@@ -169,6 +169,16 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
 }
 
 /**
+ * A select-list item (or RETURNING item) that makes the statement's own transaction commit without
+ * waiting for its WAL to reach the disk (PostgreSQL "Asynchronous Commit", §28.4 in the v15
+ * manual): `set_config(…, true)` lasts until that transaction ends, so nothing after it on the
+ * connection is affected. Only for writes whose loss in a crash of the database server (the last
+ * moments' commits, at most three times wal_writer_delay) is harmless: limit counts, a key's
+ * last use. Other sessions see the commit at once, as any other.
+ */
+export const asyncCommit = sql`set_config('synchronous_commit', 'off', true)`;
+
+/**
  * Marks a select (`qb.modifyFront(preparedStatement)`) that runs often with the same text and whose
  * best plan does not depend on its parameters' values. On a server it runs as a named prepared
  * statement of each pooled connection, so PostgreSQL plans it once per connection (after its first

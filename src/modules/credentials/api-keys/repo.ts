@@ -2,6 +2,7 @@
 // module) because the credential check must build the caller in one query on every request.
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../../db-schema.ts';
+import { asyncCommit } from '../../../kernel/db.ts';
 import type { Role } from '../../../kernel/actor.ts';
 
 type Q = Kysely<DB>;
@@ -66,6 +67,8 @@ export async function touchLastUsed(db: Q, id: string, now: Date): Promise<void>
     .set({ last_used_at: now })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', before)]))
+    // A last use lost in a crash of the database server is harmless: the request does not wait for the flush.
+    .returning(asyncCommit.as('commit_mode'))
     .execute();
 }
 

@@ -11,9 +11,8 @@
 // serves many requests, so it runs under a budget of its own (kernel/db-budget.ts), taking its
 // turns on the request pool as one caller ('limits'), not under the request that happened to send it.
 //
-// Counting commits asynchronously (PostgreSQL "Asynchronous Commit", §28.4 in the v15 manual): each
-// counting statement sets `synchronous_commit` off for its own transaction (`set_config(…, true)`,
-// which ends with that transaction), so its commit does not wait for the WAL to reach the disk.
+// Counting commits asynchronously (kernel/db.ts `asyncCommit`): each counting statement turns
+// `synchronous_commit` off for its own transaction, so its commit does not wait for the WAL flush.
 // A light owner's request waited for that flush before its answer: 0.5 ms on a quiet machine, 4 ms
 // at the median under load on the benchmark's. What may be lost is only on a crash of the database
 // server itself, the counts of its last moments (at most three times wal_writer_delay, 600 ms by
@@ -23,6 +22,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DbBudget, DEFAULT_REQUEST_DB_BUDGET_MS, withBudget } from '../../../kernel/db-budget.ts';
+import { asyncCommit } from '../../../kernel/db.ts';
 import type { WindowSlot } from './policy.ts';
 import type { CounterStore } from './store.ts';
 
@@ -30,9 +30,6 @@ import type { CounterStore } from './store.ts';
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Calls counted in one statement at most (the rest wait for the next). */
 const MAX_BATCH = 500;
-
-/** In a counting statement: its transaction (the statement's own) commits without waiting for the WAL flush (see above). */
-const asyncCommit = sql`set_config('synchronous_commit', 'off', true) as commit_mode`;
 
 interface Pending {
   owner: string;
@@ -89,7 +86,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     if (batch.some((p) => p.slots.length !== width)) throw new Error('limit windows differ within one batch');
     const sorted = order.map((i) => batch[i]!);
     const { rows } = await sql<{ ord: number; refused: number; counts: number[] }>`
-      select ord, refused, counts, ${asyncCommit} from credential_limits_consume_batch(
+      select ord, refused, counts, ${asyncCommit} as commit_mode from credential_limits_consume_batch(
         ${sorted.flatMap((p) => keys(p.owner, p.slots))}::text[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.limit))}::integer[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.counted))}::boolean[],
@@ -111,7 +108,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
       return counted;
     },
     async release(owner, slots, amounts) {
-      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[]), ${asyncCommit}`.execute(db);
+      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[]), ${asyncCommit} as commit_mode`.execute(db);
     },
     async read(owner, slots) {
       const list = keys(owner, slots);

@@ -3,6 +3,7 @@
 // oauth_token_lookup function of migration 0090.
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../../db-schema.ts';
+import { asyncCommit } from '../../../kernel/db.ts';
 import type { VerifyRow } from '../api-keys/repo.ts';
 import type { ClientKind, ResourceName } from './tables.ts';
 
@@ -158,6 +159,8 @@ export async function touchGrant(db: Q, id: string, now: Date): Promise<void> {
     .set({ last_used_at: now })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', before)]))
+    // A last use lost in a crash of the database server is harmless: the request does not wait for the flush.
+    .returning(asyncCommit.as('commit_mode'))
     .execute();
 }
 
