@@ -4,7 +4,18 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { type CompiledQuery, type DialectAdapter, type Driver, Kysely, PGliteAdapter, PGliteDialect, PostgresDialect, type QueryResult, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  PGliteAdapter,
+  PGliteDialect,
+  PostgresDialect,
+  type QueryResult,
+  type RawBuilder,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import { currentBudget, DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
 import { FairDriver } from './db-turns.ts';
@@ -172,11 +183,15 @@ async function openPglite<DB>(dataDir: string): Promise<Database<DB>> {
  * A select-list item (or RETURNING item) that makes the statement's own transaction commit without
  * waiting for its WAL to reach the disk (PostgreSQL "Asynchronous Commit", §28.4 in the v15
  * manual): `set_config(…, true)` lasts until that transaction ends, so nothing after it on the
- * connection is affected. Only for writes whose loss in a crash of the database server (the last
- * moments' commits, at most three times wal_writer_delay) is harmless: limit counts, a key's
- * last use. Other sessions see the commit at once, as any other.
+ * connection is affected. Only for a statement that is its own transaction and whose write may be
+ * lost in a crash of the database server (the last moments' commits, at most three times
+ * wal_writer_delay): limit counts, a key's last use. Other sessions see the commit at once, as
+ * any other. Inside a request's unit of work (./db-unit.ts) the statement runs in the unit's
+ * transaction, whose writes must not be lost, so there the item is a plain null.
  */
-export const asyncCommit = sql`set_config('synchronous_commit', 'off', true)`;
+export function asyncCommit(): RawBuilder<unknown> {
+  return currentBudget()?.unit?.open ? sql`null` : sql`set_config('synchronous_commit', 'off', true)`;
+}
 
 /**
  * Marks a select (`qb.modifyFront(preparedStatement)`) that runs often with the same text and whose

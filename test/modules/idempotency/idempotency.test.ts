@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { DbBudget, withBudget } from '../../../src/kernel/db-budget.ts';
+import { asyncCommit } from '../../../src/kernel/db.ts';
 import type { RequestUnit } from '../../../src/kernel/db-unit.ts';
 import { AppError } from '../../../src/kernel/errors.ts';
 import type { ClaimOutcome, IdempotencyOwner } from '../../../src/modules/idempotency/index.ts';
@@ -233,4 +234,22 @@ test('purgeExpired deletes keys older than the replay window only', async () => 
   assert.ok((await t.ctx.services.idempotency.purgeExpired()) >= 1);
   assert.equal((await claimIn(old, 'old', 'other')).outcome, 'claimed');
   assert.equal((await claimIn(fresh, 'fresh', 'f')).outcome, 'replay');
+});
+
+test('a write committed asynchronously (limit counts, last use) never makes a unit of work commit so', async () => {
+  // kernel/db.ts asyncCommit: on its own, a statement turns synchronous_commit off for its own
+  // transaction only; inside a request's unit it would turn it off for the unit, whose writes (an
+  // idempotent write and its stored answer) must survive a crash, so there it does nothing.
+  const alone = await withBudget(new DbBudget(60_000, 'test'), async () => {
+    const { rows } = await sql<{ set: string | null }>`select ${asyncCommit()} as set`.execute(t.ctx.db);
+    return rows[0]!.set;
+  });
+  assert.equal(alone, 'off');
+  const inside = await inUnit(async () => {
+    const { rows } = await sql<{ set: string | null; now: string }>`select ${asyncCommit()} as set, current_setting('synchronous_commit') as now`.execute(
+      t.ctx.db,
+    );
+    return rows[0]!;
+  }, 'rollback');
+  assert.deepEqual(inside, { set: null, now: 'on' });
 });

@@ -86,7 +86,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     if (batch.some((p) => p.slots.length !== width)) throw new Error('limit windows differ within one batch');
     const sorted = order.map((i) => batch[i]!);
     const { rows } = await sql<{ ord: number; refused: number; counts: number[] }>`
-      select ord, refused, counts, ${asyncCommit} as commit_mode from credential_limits_consume_batch(
+      select ord, refused, counts, ${asyncCommit()} as commit_mode from credential_limits_consume_batch(
         ${sorted.flatMap((p) => keys(p.owner, p.slots))}::text[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.limit))}::integer[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.counted))}::boolean[],
@@ -108,7 +108,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
       return counted;
     },
     async release(owner, slots, amounts) {
-      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[]), ${asyncCommit} as commit_mode`.execute(db);
+      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[]), ${asyncCommit()} as commit_mode`.execute(db);
     },
     async read(owner, slots) {
       const list = keys(owner, slots);

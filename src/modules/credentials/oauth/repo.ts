@@ -160,7 +160,7 @@ export async function touchGrant(db: Q, id: string, now: Date): Promise<void> {
     .where('id', '=', id)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', before)]))
     // A last use lost in a crash of the database server is harmless: the request does not wait for the flush.
-    .returning(asyncCommit.as('commit_mode'))
+    .returning(asyncCommit().as('commit_mode'))
     .execute();
 }
 
