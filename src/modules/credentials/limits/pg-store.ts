@@ -11,14 +11,11 @@
 // serves many requests, so it runs under a budget of its own (kernel/db-budget.ts), taking its
 // turns on the request pool as one caller ('limits'), not under the request that happened to send it.
 //
-// Counting commits asynchronously (kernel/db.ts `asyncCommit`): each counting statement turns
-// `synchronous_commit` off for its own transaction, so its commit does not wait for the WAL flush.
-// A light owner's request waited for that flush before its answer: 0.5 ms on a quiet machine, 4 ms
-// at the median under load on the benchmark's. What may be lost is only on a crash of the database
-// server itself, the counts of its last moments (at most three times wal_writer_delay, 600 ms by
-// default): the callers of that instant could exceed a limit by those requests. Visibility is
-// unchanged — a commit is seen by every other session at once — so limits stay exact across
-// instances while the server runs. Everything else the service writes commits as before.
+// Counting commits asynchronously (kernel/db.ts `asyncCommit`, which says what a crash of the
+// server may lose): a light owner's request waited for the WAL flush before its answer, 0.4 ms on a
+// quiet machine and 4 ms at the median under load on the benchmark's. A count lost that way lets
+// the callers of that instant past a limit by those requests; while the server runs, every
+// instance sees each commit at once, so limits stay exact.
 import { type Kysely, sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DbBudget, DEFAULT_REQUEST_DB_BUDGET_MS, withBudget } from '../../../kernel/db-budget.ts';

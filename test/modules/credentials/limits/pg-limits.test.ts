@@ -32,9 +32,10 @@ describe('limits on PostgreSQL', () => {
   limitsSuite(backend);
   blocksSuite(backend);
 
-  test('counting commits without waiting for the WAL flush, and the setting ends with its own statement', async () => {
-    // pg-store.ts turns synchronous_commit off for each counting statement's own transaction; a
-    // setting left on the connection would make every later write of the service commit the same way.
+  test('counting leaves synchronous_commit on for every later statement: its asynchronous commit ends with its own', async () => {
+    // pg-store.ts turns synchronous_commit off for each counting statement's own transaction (that
+    // the fragment does so is tested with the units of work, idempotency.test.ts); a setting left
+    // on the connection would make every later write of the service commit the same way.
     const clock = new ManualClock('2025-03-10T12:00:00Z');
     const limits = createLimits(database.deps(clock), { redisUrl: null });
     const owners = Array.from({ length: 30 }, (_, i) => actorFor({ type: 'account', id: ownerId(`async${i}`) }));
