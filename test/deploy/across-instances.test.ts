@@ -63,7 +63,9 @@ before(async () => {
   await api('PUT', `/me/follows/${watcher.followId}/alerts`, { email: { frequency: 'immediate' }, webhook: true });
   elms.changeRecord();
   bodiesBefore = elms.requests.filter((u) => u.pathname === '/body').length;
-  scheduled = onceAt();
+  // Three processes starting under the whole suite can take a minute or more to be ready: a lead
+  // of 60 s leaves them at least 110 s to run a scheduling pass while the occurrence is due.
+  scheduled = onceAt(new Date(), 60);
   d = await deploy(db.env, {
     INGEST_SCHEDULE: 'on',
     INGEST_CRON_ELMS: scheduled.cron,
@@ -74,6 +76,10 @@ before(async () => {
     OUTBOUND_ALLOW_LOOPBACK: 'true',
     WEBHOOK_SWEEP_SECONDS: '1',
   });
+  // An occurrence is due for 60 s; ready later than that, no pass can have sent it, and the last
+  // test would wait for nothing.
+  const late = Date.now() - scheduled.at.getTime();
+  assert.ok(late < 50_000, `the instances were ready ${Math.round(late / 1000)} s after the scheduled minute began: the sync was missed`);
 });
 after(async () => {
   await d?.close();
@@ -206,13 +212,18 @@ test('the scheduled sync, the alert it raises and credential events each run onc
     made.push(((await res.json()) as { id: string }).id);
   }
   const eventsOf = (type: string) => hooks.received.filter((h) => JSON.parse(h.body).type === type);
+  const arrived = () =>
+    `${relay.messages.length} of 1 email, ${eventsOf('follow.changed').length} of 2 follow.changed, ${eventsOf('credential.issued').length} of 3 credential.issued`;
   await until(
     'the alert was mailed and every webhook event arrived',
     async () => (relay.messages.length >= 1 && eventsOf('follow.changed').length >= 2 && eventsOf('credential.issued').length >= 3 ? true : undefined),
     // A bound, not an expectation: under the whole suite on a slow two-core machine the sync and its
     // alert took more than 150 s to come due and run.
     300,
-  );
+  ).catch(async (err: Error) => {
+    const jobs = await sql<{ state: string }>`select state from pgboss.job where name = 'public-data.ingest'`.execute(t.ctx.db);
+    throw new Error(`${err.message}: ${arrived()}; sync jobs: ${jobs.rows.map((r) => r.state).join(', ') || 'none'}`);
+  });
   // Every instance keeps running scheduling passes, sweeps and looks: wait out the occurrence's
   // due window (60 s) and one pass more (10 s); a second sync, mail or delivery would be here by then.
   await new Promise((r) => setTimeout(r, Math.max(0, scheduled.at.getTime() + 72_000 - Date.now())));

@@ -118,13 +118,16 @@ export async function startReplay(dir: string, options: ReplayOptions = {}): Pro
 export const FAST = { minIntervalMs: 0, baseDelayMs: 5, maxDelayMs: 1500, timeoutMs: 5000 };
 
 /**
- * A cron expression naming one minute of the year: the current one while half of it remains (an
- * occurrence stays due for 60 s and passes run every 10 s, so the instances have time to start
- * and send it), else the next.
+ * A cron expression naming one minute of the year: the first whole minute at least `leadSeconds`
+ * ahead, or (with no lead) the current one while half of it remains. An occurrence stays due for
+ * 60 s and passes run every 10 s, so whatever starts the instances has the lead plus up to a
+ * minute to have them running a pass, or the occurrence is missed for a year: a deployment of
+ * separate processes, slow to start under the whole suite, takes a lead.
  */
-export function onceAt(now = new Date()): { cron: string; at: Date } {
-  const at = new Date(now);
+export function onceAt(now = new Date(), leadSeconds = 0): { cron: string; at: Date } {
+  const earliest = new Date(now.getTime() + leadSeconds * 1000);
+  const at = new Date(earliest);
   at.setUTCSeconds(0, 0);
-  if (now.getUTCSeconds() > 30) at.setUTCMinutes(at.getUTCMinutes() + 1);
+  if (leadSeconds > 0 ? at < earliest : now.getUTCSeconds() > 30) at.setUTCMinutes(at.getUTCMinutes() + 1);
   return { cron: `${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`, at };
 }
