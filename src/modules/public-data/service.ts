@@ -20,6 +20,7 @@ import type * as s from './schema.ts';
 import { searchTypes } from './schema-search.ts';
 import { createPostingsPlanner } from './search-postings.ts';
 import { searchQueryText } from './search-text.ts';
+import { createVotesUpdatedFloor } from './updated-floor.ts';
 import { createVocabulary } from './vocabulary.ts';
 
 export const notFound = (what: string, id: string) => new AppError('not_found', `No ${what} "${id}".`);
@@ -29,12 +30,13 @@ export function checkRange(from: string | undefined, to: string | undefined, nam
   if (from !== undefined && to !== undefined && from > to) throw new AppError('invalid_request', `The date range ${names} is empty: ${from} is after ${to}.`);
 }
 
-/** `searches`: the public-data channel the kept search pages are coherent with (./kept-searches.ts). */
+/** `searches`: the public-data channel the kept search pages (./kept-searches.ts) and the votes' earliest update (./updated-floor.ts) are coherent with. */
 export function createLegislationService(deps: ModuleDeps, searches: CacheChannel) {
   const { db } = deps;
   const vocabulary = createVocabulary(db);
   const kept = createKeptSearches(searches);
   const planner = createPostingsPlanner(db);
+  const votesFloor = createVotesUpdatedFloor(db, searches);
   /** Which postings a search by relevance walks (./search-postings.ts); null: the plan without them. */
   const postingsFor = async (q: string) => {
     const text = recordNumberPattern.test(q.trim()) ? '' : searchQueryText(q);
@@ -106,7 +108,9 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         checkRange(q.from, q.to);
         // An unknown record number matches no votes (an empty page), as an unknown person does.
         const matterId = q.matter === undefined ? undefined : ((await matterIdByRecord(db, q.matter)) ?? '');
-        const qb = voteListQuery(db, { ...q, matterId, rollCall: q.roll_call, updatedSince: q.updated_since });
+        // An updated_since no later than every vote's keeps them all: the statement goes without it (./updated-floor.ts).
+        const updatedSince = q.updated_since !== undefined && (await votesFloor.covers(q.updated_since)) ? undefined : q.updated_since;
+        const qb = voteListQuery(db, { ...q, matterId, rollCall: q.roll_call, updatedSince });
         // A person's votes are read the same way whoever the person is (their index in date order,
         // then the page's look-ups): planned once per connection, as planning the four-table join
         // took as long as running it.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { COMMITTEE_ID, LOBBYIST_ID } from '../../helpers/seed.ts';
+import { until } from '../../helpers/service.ts';
 import { startV1, type V1 } from './helpers.ts';
 
 let v: V1;
@@ -157,6 +158,42 @@ describe('roll calls and votes', () => {
     assert.equal(new Set(keys).size, keys.length);
     const dates = rows.map((x) => x.date);
     assert.deepEqual(dates, [...dates].sort().reverse());
+  });
+
+  test('a person’s votes with updated_since: one at or before the earliest update gives them all; a later one only the later votes, as the earliest moves', async () => {
+    const person = v.seeded.alders.find((a) => a.ward === 25)!;
+    const everything = await all(`/votes?person=${person.id}`, 50);
+    const earliest = async () => (await sql<{ at: Date }>`select min(updated_at) as at from votes`.execute(v.t.ctx.db)).rows[0]!.at;
+    const floor = new Date(await earliest());
+    const since = (at: number) => `/votes?person=${person.id}&updated_since=${new Date(at).toISOString()}`;
+    assert.deepEqual(await all(since(floor.getTime()), 50), everything);
+    assert.deepEqual(await all(since(floor.getTime() - 86_400_000), 50), everything);
+    // Later than every vote's update (the sample's votes were written together): none.
+    const latest = (await sql<{ at: Date }>`select max(updated_at) as at from votes`.execute(v.t.ctx.db)).rows[0]!.at;
+    assert.deepEqual(await all(since(new Date(latest).getTime() + 1), 50), []);
+    // One vote of the person written a day before the earliest: an hour before the old earliest now
+    // leaves that vote out, once the change is heard (the earliest is read again).
+    const moved = everything[0]!;
+    const dayBefore = new Date(floor.getTime() - 86_400_000);
+    const was = (
+      await sql<{ at: Date }>`select updated_at as at from votes where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db)
+    ).rows[0]!.at;
+    await sql`update votes set updated_at = ${dayBefore} where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db);
+    try {
+      assert.equal((await earliest()).getTime(), dayBefore.getTime());
+      const key = (x: any) => `${x.rollCallId}|${x.personId}`;
+      const expected = everything.filter((x) => key(x) !== key(moved)).map(key);
+      await until(
+        'the list leaves out the vote written before the hour',
+        async () => {
+          const rows = await all(since(floor.getTime() - 3_600_000), 50);
+          return JSON.stringify(rows.map(key)) === JSON.stringify(expected) ? true : undefined;
+        },
+        10,
+      );
+    } finally {
+      await sql`update votes set updated_at = ${was} where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db);
+    }
   });
 
   test('votes by matter record number and value', async () => {
