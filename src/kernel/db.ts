@@ -194,7 +194,8 @@ export function asyncCommit(): RawBuilder<unknown> {
 }
 
 /**
- * Marks a select (`qb.modifyFront(preparedStatement)`) that runs often with the same text and whose
+ * Marks a select (`qb.modifyFront(preparedStatement)`, or a raw one written
+ * sql`select ${preparedStatement} …`) that runs often with the same text and whose
  * best plan does not depend on its parameters' values. On a server it runs as a named prepared
  * statement of each pooled connection, so PostgreSQL plans it once per connection (after its first
  * five runs, when the generic plan costs no more than the custom ones) instead of on every request:

@@ -19,7 +19,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DbBudget, DEFAULT_REQUEST_DB_BUDGET_MS, withBudget } from '../../../kernel/db-budget.ts';
-import { asyncCommit } from '../../../kernel/db.ts';
+import { asyncCommit, preparedStatement } from '../../../kernel/db.ts';
 import type { WindowSlot } from './policy.ts';
 import type { CounterStore } from './store.ts';
 
@@ -82,8 +82,14 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     const width = batch[0]!.slots.length;
     if (batch.some((p) => p.slots.length !== width)) throw new Error('limit windows differ within one batch');
     const sorted = order.map((i) => batch[i]!);
-    const { rows } = await sql<{ ord: number; refused: number; counts: number[] }>`
-      select ord, refused, counts, ${asyncCommit()} as commit_mode from credential_limits_consume_batch(
+    // One text whatever the batch (its parts are arrays), so a named prepared statement: parsed
+    // and planned once per connection rather than with every batch.
+    const { rows } = await sql<{
+      ord: number;
+      refused: number;
+      counts: number[];
+    }>`select ${preparedStatement} ord, refused, counts, ${asyncCommit()} as commit_mode
+      from credential_limits_consume_batch(
         ${sorted.flatMap((p) => keys(p.owner, p.slots))}::text[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.limit))}::integer[],
         ${sorted.flatMap((p) => p.slots.map((s) => s.counted))}::boolean[],
