@@ -28,7 +28,7 @@ import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
 import { measureSubset } from './only.ts';
 import { prepareKey, prepareTeamKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
-import { type Child, heapSnapshot, serviceArgs, startArgs, startChild, startEnv } from './servers.ts';
+import { type Child, heapSnapshot, serviceArgs, startArgs, startChild, startEnv, startFlags } from './servers.ts';
 
 function intEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -150,9 +150,9 @@ async function main(): Promise<number> {
     };
     return measureCapacity({ databaseUrl, ...rest });
   }
-  const unguarded = await startChild('unguarded', ['bench/unguarded-server.ts'], serviceEnv, '/health');
+  const unguarded = await startChild('unguarded', [...startFlags(), 'bench/unguarded-server.ts'], serviceEnv, '/health');
   children.push(unguarded);
-  const pagesServer = await startChild('pages', ['bench/pages-server.ts'], serviceEnv, '/health');
+  const pagesServer = await startChild('pages', [...startFlags(), 'bench/pages-server.ts'], serviceEnv, '/health');
   children.push(pagesServer);
   const votesPaths = distinct(data.people.map((p) => `/api/v1/votes?person=${encodeURIComponent(p)}`));
   const targets: Array<{ target: Target; expect: (body: any) => boolean }> = [

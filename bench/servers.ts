@@ -34,6 +34,18 @@ export function startArgs(): string[] {
   return args;
 }
 
+/**
+ * `npm start`'s V8 flags alone: the benchmark's other processes that stand for the service (the
+ * unguarded route, the pages server) run with them, so only what they leave out differs from it.
+ */
+export function startFlags(): string[] {
+  const args = startArgs();
+  return args.slice(
+    0,
+    args.findIndex((a) => !a.startsWith('-')),
+  );
+}
+
 /** The environment `npm start` sets before `node` (the allocator's arenas), from package.json. */
 export function startEnv(): Record<string, string> {
   const words = startScript();
