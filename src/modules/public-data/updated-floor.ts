@@ -24,16 +24,31 @@ export interface UpdatedFloor {
 export function createVotesUpdatedFloor(db: Db, channel: CacheChannel): UpdatedFloor {
   /** The floor in ms since the epoch (null: no votes), and the channel's generation it was read at. */
   let kept: { generation: number; floor: number | null } | null = null;
+  /** The read under way, which requests of the same generation share. */
+  let reading: { generation: number; floor: Promise<number | null> } | null = null;
+  async function read(generation: number): Promise<number | null> {
+    // The index on votes (updated_at) answers this with its first entry.
+    const { rows } = await sql<{ floor: Date | null }>`select min(updated_at) as floor from votes`.execute(db);
+    const floor = rows[0]?.floor ? new Date(rows[0].floor).getTime() : null;
+    if (channel.generation() === generation) kept = { generation, floor };
+    return floor;
+  }
   return {
     async covers(since) {
       if (!channel.usable()) return false;
       const generation = channel.generation();
-      let floor = kept?.generation === generation ? kept.floor : undefined;
-      if (floor === undefined) {
-        // The index on votes (updated_at) answers this with its first entry.
-        const { rows } = await sql<{ floor: Date | null }>`select min(updated_at) as floor from votes`.execute(db);
-        floor = rows[0]?.floor ? new Date(rows[0].floor).getTime() : null;
-        if (channel.generation() === generation) kept = { generation, floor };
+      let floor: number | null;
+      if (kept?.generation === generation) floor = kept.floor;
+      else {
+        if (reading?.generation !== generation) {
+          const pending = read(generation);
+          reading = { generation, floor: pending };
+          const done = () => {
+            if (reading?.floor === pending) reading = null;
+          };
+          void pending.then(done, done);
+        }
+        floor = await reading!.floor;
       }
       return floor !== null && Date.parse(since) <= floor;
     },

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { COMMITTEE_ID, LOBBYIST_ID } from '../../helpers/seed.ts';
 import { until } from '../../helpers/service.ts';
+import { recordingStatements } from '../../helpers/statements.ts';
+import { createVotesUpdatedFloor } from '../../../src/modules/public-data/updated-floor.ts';
 import { startV1, type V1 } from './helpers.ts';
 
 let v: V1;
@@ -194,6 +196,36 @@ describe('roll calls and votes', () => {
     } finally {
       await sql`update votes set updated_at = ${was} where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db);
     }
+  });
+
+  test('the earliest update is read once per change of the public record, by one statement however many ask at once; the list then leaves the filter out', async () => {
+    let generation = 1;
+    let usable = true;
+    const channel = { generation: () => generation, usable: () => usable, changeSeq: () => 0, changedAt: () => 0 };
+    const floor = createVotesUpdatedFloor(v.t.ctx.db, channel);
+    const old = '1900-01-01T00:00:00.000Z';
+    const reads = (statements: string[]) => statements.filter((q) => /min\(updated_at\)/.test(q)).length;
+    await recordingStatements(v.t, async (statements) => {
+      assert.deepEqual(await Promise.all(Array.from({ length: 5 }, () => floor.covers(old))), [true, true, true, true, true]);
+      assert.equal(await floor.covers('2999-01-01T00:00:00.000Z'), false);
+      assert.equal(reads(statements), 1);
+      generation++;
+      assert.equal(await floor.covers(old), true);
+      assert.equal(reads(statements), 2);
+      usable = false;
+      assert.equal(await floor.covers(old), false, 'a channel that cannot be trusted keeps the filter');
+      assert.equal(reads(statements), 2);
+    });
+    // Through the route: the person's votes with an old updated_since run without the filter.
+    const person = v.seeded.alders.find((a) => a.ward === 25)!;
+    await recordingStatements(v.t, async (statements) => {
+      await v.get(`/votes?person=${person.id}&updated_since=1901-02-03T04:05:06Z&limit=3`);
+      const page = statements.filter((q) => /from "votes" as "v"/.test(q));
+      assert.equal(page.length, 1, statements.join('\n'));
+      assert.doesNotMatch(page[0]!, /"updated_at" >=/);
+      await v.get(`/votes?person=${person.id}&updated_since=2999-02-03T04:05:06Z&limit=3`);
+      assert.match(statements.filter((q) => /from "votes" as "v"/.test(q))[1]!, /"v"\."updated_at" >=/);
+    });
   });
 
   test('votes by matter record number and value', async () => {
