@@ -27,8 +27,10 @@ export function createVotesUpdatedFloor(db: Db, channel: CacheChannel): UpdatedF
   /** The read under way, which requests of the same generation share. */
   let reading: { generation: number; floor: Promise<number | null> } | null = null;
   async function read(generation: number): Promise<number | null> {
-    // The index on votes (updated_at) answers this with its first entry.
-    const { rows } = await sql<{ floor: Date | null }>`select min(updated_at) as floor from votes`.execute(db);
+    // The index on votes (updated_at) answers this with its first entry. Cut to the millisecond
+    // (a JavaScript date's precision, which the filter compares at too), towards the past, so
+    // the floor is never above a vote's own microseconds.
+    const { rows } = await sql<{ floor: Date | null }>`select date_trunc('milliseconds', min(updated_at)) as floor from votes`.execute(db);
     const floor = rows[0]?.floor ? new Date(rows[0].floor).getTime() : null;
     if (channel.generation() === generation) kept = { generation, floor };
     return floor;

@@ -173,28 +173,26 @@ describe('roll calls and votes', () => {
     // Later than every vote's update (the sample's votes were written together): none.
     const latest = (await sql<{ at: Date }>`select max(updated_at) as at from votes`.execute(v.t.ctx.db)).rows[0]!.at;
     assert.deepEqual(await all(since(new Date(latest).getTime() + 1), 50), []);
-    // One vote of the person written a day before the earliest: an hour before the old earliest now
-    // leaves that vote out, once the change is heard (the earliest is read again).
+    // One vote of the person written long before the earliest, at a microsecond past a
+    // millisecond: an updated_since one millisecond later leaves it out (once the change is heard
+    // and the earliest read again, cut to the millisecond towards the past); one at its
+    // millisecond keeps it.
     const moved = everything[0]!;
-    const dayBefore = new Date(floor.getTime() - 86_400_000);
-    const was = (
-      await sql<{ at: Date }>`select updated_at as at from votes where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db)
-    ).rows[0]!.at;
-    await sql`update votes set updated_at = ${dayBefore} where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db);
+    const where = sql`roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`;
+    const was = (await sql<{ at: Date }>`select updated_at as at from votes where ${where}`.execute(v.t.ctx.db)).rows[0]!.at;
+    await sql`update votes set updated_at = '2000-01-01T00:00:00.123600Z' where ${where}`.execute(v.t.ctx.db);
     try {
-      assert.equal((await earliest()).getTime(), dayBefore.getTime());
       const key = (x: any) => `${x.rollCallId}|${x.personId}`;
       const expected = everything.filter((x) => key(x) !== key(moved)).map(key);
+      const asked = (at: string) => all(`/votes?person=${person.id}&updated_since=${at}`, 50);
       await until(
-        'the list leaves out the vote written before the hour',
-        async () => {
-          const rows = await all(since(floor.getTime() - 3_600_000), 50);
-          return JSON.stringify(rows.map(key)) === JSON.stringify(expected) ? true : undefined;
-        },
+        'the list leaves out the vote written before the instant',
+        async () => (JSON.stringify((await asked('2000-01-01T00:00:00.124Z')).map(key)) === JSON.stringify(expected) ? true : undefined),
         10,
       );
+      assert.deepEqual((await asked('2000-01-01T00:00:00.123Z')).map(key), everything.map(key));
     } finally {
-      await sql`update votes set updated_at = ${was} where roll_call_id = ${moved.rollCallId} and person_id = ${person.id}`.execute(v.t.ctx.db);
+      await sql`update votes set updated_at = ${was} where ${where}`.execute(v.t.ctx.db);
     }
   });
 
