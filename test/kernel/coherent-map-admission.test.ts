@@ -1,6 +1,7 @@
 // The admission of a full CoherentMap with `secondSight` (kernel/coherence.ts): while there is room
-// every value is kept at once; once full, a new key is kept only when it is asked to be kept a
-// second time, so answers asked for once each do not push out the ones asked for again.
+// every value is kept at once; once full (or once it holds `secondSightFrom` of its bound), a new
+// key is kept only when it is asked to be kept a second time, so answers asked for once each
+// neither push out the ones asked for again nor fill the map.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type CacheChannel, CoherentMap } from '../../src/kernel/coherence.ts';
@@ -74,4 +75,15 @@ test('a value that is never kept (read across a change) is not let in by second 
   generation++;
   assert.equal(map.keep('b', 'B', mark), false);
   assert.equal(map.keep('b', 'B', mark), false);
+});
+
+test('with secondSightFrom, a new key waits for its second sight once the map holds that share of its bound, full or not', () => {
+  const map = new CoherentMap<string>(channel, { max: 8, secondSight: 100, secondSightFrom: 0.25 });
+  assert.equal(map.keep('a', 'A', map.mark()), true, 'a quarter: kept at once');
+  assert.equal(map.keep('b', 'B', map.mark()), true);
+  assert.equal(map.keep('c', 'C', map.mark()), false, 'past a quarter, with room left: refused once');
+  assert.equal(map.keep('c', 'C', map.mark()), true, 'kept at its second sight');
+  for (let i = 0; i < 100; i++) map.keep(`once ${i}`, 'x', map.mark());
+  assert.equal(map.size, 3, 'keys asked for once each take no room');
+  assert.equal(map.keep('b', 'B2', map.mark()), true, 'a kept key is replaced in place');
 });

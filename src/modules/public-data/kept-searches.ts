@@ -6,9 +6,9 @@
 // kept page when the public record changes at any instance (the triggers of migration 0070), or
 // when the listener is lost; a page read while it changed is not kept. Searches read the public
 // record only, so a page is the same whoever asks; the access check and counting run before.
-// Bounded by the memory the pages hold (MAX_BYTES), least recently used out first; once full, a
-// new page is kept at its second asking only (kernel/coherence.ts `secondSight`).
-import { ANSWERS_SECOND_SIGHT, type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
+// Bounded by the memory the pages hold (MAX_BYTES), least recently used out first; past a
+// sixteenth of that, a new page is kept at its second asking only (kernel/coherence.ts `secondSight`).
+import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { recordNumberPattern } from './repo-matters.ts';
 import { searchQueryText } from './search-text.ts';
 
@@ -59,7 +59,12 @@ export interface KeptSearches {
 }
 
 export function createKeptSearches(channel: CacheChannel, maxBytes = MAX_BYTES): KeptSearches {
-  const pages = new CoherentMap<Entry>(channel, { max: maxBytes, sizeOf: (entry) => entry.size, secondSight: ANSWERS_SECOND_SIGHT });
+  const pages = new CoherentMap<Entry>(channel, {
+    max: maxBytes,
+    sizeOf: (entry) => entry.size,
+    secondSight: ANSWERS_SECOND_SIGHT,
+    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+  });
   return {
     bytes: () => pages.size,
     async answer(kind, q, key, read) {

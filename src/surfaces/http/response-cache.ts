@@ -5,11 +5,11 @@
 // public record at any instance (ingest, the sample load, an operator's SQL) moves its generation
 // and drops every answer here, as does losing the database listener. An answer is stored only if
 // the generation did not move while it was being made. Least recently used answers make room
-// past MAX_BYTES (once it is reached, a new answer is kept at its URL's second request only:
+// past MAX_BYTES (past a sixteenth of it, a new answer is kept at its URL's second request only:
 // kernel/coherence.ts `secondSight`), which counts everything an entry holds: its key (the URL, which a caller
 // chooses and can make far longer than a small answer), body, kept headers and bookkeeping. The guard (credential, scopes, limits) runs before the cache on every request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ANSWERS_SECOND_SIGHT, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
+import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** Memory the answers may take, in bytes (bodies as sent, UTF-8; URLs and headers as characters). */
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -84,7 +84,12 @@ export function notModified(request: FastifyRequest, etag: string | undefined, l
 }
 
 export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES): ResponseCache {
-  const answers = new CoherentMap<Kept>(channel, { max: maxBytes, sizeOf: (kept) => kept.size, secondSight: ANSWERS_SECOND_SIGHT });
+  const answers = new CoherentMap<Kept>(channel, {
+    max: maxBytes,
+    sizeOf: (kept) => kept.size,
+    secondSight: ANSWERS_SECOND_SIGHT,
+    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+  });
 
   function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
     if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;

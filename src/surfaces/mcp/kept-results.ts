@@ -3,9 +3,9 @@
 // (surfaces/http/response-cache.ts): the public-data channel of kernel/coherence.ts drops them all
 // when the record changes at any instance, and a result is kept only if nothing changed while it
 // was being made. The access check and the count run before the lookup on every call. They are
-// bounded by the memory they hold (MAX_CHARS), least recently used out first; once full, a new
-// result is kept at its second call only (kernel/coherence.ts `secondSight`).
-import { ANSWERS_SECOND_SIGHT, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
+// bounded by the memory they hold (MAX_CHARS), least recently used out first; past a sixteenth
+// of that, a new result is kept at its second call only (kernel/coherence.ts `secondSight`).
+import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** A tool result written once as JSON, open at its end (./wire.ts openToolResult): every era's answer starts with it. */
 export interface KeptResult {
@@ -43,7 +43,12 @@ interface Entry {
 }
 
 export function createKeptResults(channel: CacheChannel, maxChars = MAX_CHARS): KeptResults {
-  const results = new CoherentMap<Entry>(channel, { max: maxChars, sizeOf: (entry) => entry.size, secondSight: ANSWERS_SECOND_SIGHT });
+  const results = new CoherentMap<Entry>(channel, {
+    max: maxChars,
+    sizeOf: (entry) => entry.size,
+    secondSight: ANSWERS_SECOND_SIGHT,
+    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+  });
   const keyOf = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args ?? {})}`;
   return {
     // Most recently used goes last (get); making room takes from the front.
