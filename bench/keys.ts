@@ -52,17 +52,23 @@ export async function prepareKeys(databaseUrl: string, count = KEY_COUNT): Promi
 }
 
 /** Requests counted in the store per account, over every day bucket (a run may cross midnight UTC). */
-export async function storedCounts(databaseUrl: string, accountIds: readonly string[]): Promise<number[]> {
+/**
+ * Each owner's day counts in the store, by day key. Kept per day, not summed: a run that crosses
+ * midnight (UTC) sees the store drop the ended day's counters, which a sum would read as a count
+ * going down.
+ */
+export async function storedCounts(databaseUrl: string, accountIds: readonly string[]): Promise<Map<string, number>[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string; n: string }>(
-      `select split_part(key, ':', 2) as id, sum(count)::text as n from credential_usage_counters
-        where key like 'account:%:day:%' and split_part(key, ':', 2) = any ($1::text[]) group by 1`,
+    const { rows } = await client.query<{ id: string; key: string; n: string }>(
+      `select split_part(key, ':', 2) as id, key, count::text as n from credential_usage_counters
+        where key like 'account:%:day:%' and split_part(key, ':', 2) = any ($1::text[])`,
       [accountIds],
     );
-    const byId = new Map(rows.map((r) => [r.id, Number(r.n)]));
-    return accountIds.map((id) => byId.get(id) ?? 0);
+    const byId = new Map(accountIds.map((id) => [id, new Map<string, number>()]));
+    for (const r of rows) byId.get(r.id)?.set(r.key, Number(r.n));
+    return accountIds.map((id) => byId.get(id)!);
   } finally {
     await client.end();
   }
@@ -82,12 +88,18 @@ export interface CountCheck {
  * flight, which the service answers and counts after the client stopped reading: so per owner
  * counted − answered ≥ 0, and in all at most `cut` (the sum of connections over the passes).
  */
-export function checkCounts(before: readonly number[], after: readonly number[], answered: readonly number[], cut: number): CountCheck {
+export function checkCounts(
+  before: readonly Map<string, number>[],
+  after: readonly Map<string, number>[],
+  answered: readonly number[],
+  cut: number,
+): CountCheck {
   let a = 0;
   let c = 0;
   let ownersOff = 0;
   for (const [i, n] of answered.entries()) {
-    const counted = after[i]! - before[i]!;
+    let counted = 0;
+    for (const [day, count] of after[i]!) counted += count - (before[i]!.get(day) ?? 0);
     a += n;
     c += counted;
     if (counted < n || counted > n + cut) ownersOff++;
