@@ -51,7 +51,6 @@ export async function prepareKeys(databaseUrl: string, count = KEY_COUNT): Promi
   }
 }
 
-/** Requests counted in the store per account, over every day bucket (a run may cross midnight UTC). */
 /**
  * Each owner's day counts in the store, by day key. Kept per day, not summed: a run that crosses
  * midnight (UTC) sees the store drop the ended day's counters, which a sum would read as a count

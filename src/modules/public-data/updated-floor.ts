@@ -9,7 +9,8 @@
 // `updated_at` index.
 //
 // Kept with the public-data channel of kernel/coherence.ts: any change to the public record, at
-// any instance, drops it, and a value read across a change is used once but not kept. Rows are
+// any instance, drops it (a value read across a change belongs to the generation it began in, so
+// the next request reads again). Rows are
 // written with `updated_at` = now() (the database's default, and the ingest's upserts), so the
 // earliest can only move later: a floor read a moment ago is never above the true one.
 import { sql } from 'kysely';
@@ -22,37 +23,32 @@ export interface UpdatedFloor {
 }
 
 export function createVotesUpdatedFloor(db: Db, channel: CacheChannel): UpdatedFloor {
-  /** The floor in ms since the epoch (null: no votes), and the channel's generation it was read at. */
-  let kept: { generation: number; floor: number | null } | null = null;
-  /** The read under way, which requests of the same generation share. */
-  let reading: { generation: number; floor: Promise<number | null> } | null = null;
-  async function read(generation: number): Promise<number | null> {
+  /**
+   * The floor in ms since the epoch (null: no votes) as read for a generation of the channel: the
+   * read under way is shared by the requests of that generation, and its answer kept for them.
+   */
+  let floor: { generation: number; value: Promise<number | null> } | null = null;
+  async function read(): Promise<number | null> {
     // The index on votes (updated_at) answers this with its first entry. Cut to the millisecond
     // (a JavaScript date's precision, which the filter compares at too), towards the past, so
     // the floor is never above a vote's own microseconds.
     const { rows } = await sql<{ floor: Date | null }>`select date_trunc('milliseconds', min(updated_at)) as floor from votes`.execute(db);
-    const floor = rows[0]?.floor ? new Date(rows[0].floor).getTime() : null;
-    if (channel.generation() === generation) kept = { generation, floor };
-    return floor;
+    return rows[0]?.floor ? new Date(rows[0].floor).getTime() : null;
   }
   return {
     async covers(since) {
       if (!channel.usable()) return false;
       const generation = channel.generation();
-      let floor: number | null;
-      if (kept?.generation === generation) floor = kept.floor;
-      else {
-        if (reading?.generation !== generation) {
-          const pending = read(generation);
-          reading = { generation, floor: pending };
-          const done = () => {
-            if (reading?.floor === pending) reading = null;
-          };
-          void pending.then(done, done);
-        }
-        floor = await reading!.floor;
+      if (floor?.generation !== generation) {
+        const value = read();
+        floor = { generation, value };
+        // A failed read is not kept: the next request reads again.
+        value.catch(() => {
+          if (floor?.value === value) floor = null;
+        });
       }
-      return floor !== null && Date.parse(since) <= floor;
+      const at = await floor.value;
+      return at !== null && Date.parse(since) <= at;
     },
   };
 }
