@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
 import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
-import { deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
+import { awayFromWindowEnd, deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
 import { until } from '../helpers/service.ts';
 
 for (const backend of ['postgres', 'redis'] as const) {
@@ -49,6 +49,7 @@ for (const backend of ['postgres', 'redis'] as const) {
 
     test('per-minute limit exact: of 40 parallel requests spread over three instances, exactly 25 succeed', async () => {
       const { key } = await keyWith({ requestsPerMinute: 25 });
+      await awayFromWindowEnd(60_000);
       const statuses = await Promise.all(Array.from({ length: 40 }, () => get('/api/v1/people?limit=1', key).then((r) => r.status)));
       assert.equal(statuses.filter((s) => s === 200).length, 25, String(statuses));
       assert.equal(statuses.filter((s) => s === 429).length, 15, String(statuses));
@@ -56,6 +57,7 @@ for (const backend of ['postgres', 'redis'] as const) {
 
     test('per-day limit exact: of 30 parallel requests, exactly the 12 allowed succeed, then the day is over at every instance', async () => {
       const { key } = await keyWith({ requestsPerDay: 12 });
+      await awayFromWindowEnd(86_400_000);
       const res = await Promise.all(Array.from({ length: 30 }, () => get('/api/v1/people?limit=1', key)));
       assert.equal(res.filter((r) => r.status === 200).length, 12);
       const refused = res.filter((r) => r.status === 429);
