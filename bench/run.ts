@@ -11,11 +11,23 @@
 // for the throughput pass (20), BENCH_QUERY search terms separated by "|", BENCH_ONLY=mcp to
 // measure only the MCP tools/call against the REST detail route, BENCH_ONLY=guard for the detail
 // route with and without its guard and with 1,000 keys, BENCH_ONLY=search for search and votes,
-// BENCH_ONLY=capacity for CPU per request, the capacity model and one instance vs two behind
-// HAProxy (bench/capacity.ts).
+// BENCH_ONLY=votes for a person's votes alone, BENCH_ONLY=capacity for CPU per request, the
+// capacity model and one instance vs two behind HAProxy (bench/capacity.ts).
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
-import { answerNames, ceilingName, detailName, guardAims, manyKeysName, oauthName, searchAims, searchName, unguardedName, votesName } from './aims.ts';
+import {
+  answerNames,
+  ceilingName,
+  detailName,
+  guardAims,
+  manyKeysName,
+  oauthName,
+  searchAims,
+  searchName,
+  unguardedName,
+  votesAims,
+  votesName,
+} from './aims.ts';
 import { answerFixtures, answerTargets } from './answers.ts';
 import { measureCapacity } from './capacity.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
@@ -38,10 +50,10 @@ function intEnv(name: string, fallback: number, min: number, max: number): numbe
 }
 
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-/** BENCH_ONLY=mcp measures only the MCP tools/call against the REST detail route (bench/mcp.ts); guard and search a part (bench/only.ts). */
+/** BENCH_ONLY=mcp measures only the MCP tools/call against the REST detail route (bench/mcp.ts); guard, search and votes a part (bench/only.ts). */
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== '' && !['mcp', 'guard', 'search', 'capacity'].includes(only)) {
-  throw new Error('BENCH_ONLY takes "mcp", "guard", "search", "capacity" or nothing');
+if (only !== undefined && only !== '' && !['mcp', 'guard', 'search', 'votes', 'capacity'].includes(only)) {
+  throw new Error('BENCH_ONLY takes "mcp", "guard", "search", "votes", "capacity" or nothing');
 }
 const options = {
   seconds: intEnv('BENCH_DURATION', 10, 1, 600),
@@ -103,7 +115,7 @@ async function main(): Promise<number> {
   const data = await fixtures();
   const answers = await answerFixtures(databaseUrl, queries);
   const { key, accessToken } = await prepareKey(databaseUrl);
-  const many = only === 'mcp' || only === 'search' ? null : await prepareKeys(databaseUrl);
+  const many = only === 'mcp' || only === 'search' || only === 'votes' ? null : await prepareKeys(databaseUrl);
   const countsBefore = many ? await storedCounts(databaseUrl, many.accountIds) : [];
 
   const serviceEnv = {
@@ -220,8 +232,13 @@ async function main(): Promise<number> {
       options,
     );
   let shares: GuardShares | null = null;
-  if (only === 'guard' || only === 'search') {
-    const names = only === 'guard' ? [ceilingName, detailName, unguardedName, manyKeysName] : [ceilingName, searchName, votesName];
+  if (only === 'guard' || only === 'search' || only === 'votes') {
+    const names =
+      only === 'guard'
+        ? [ceilingName, detailName, unguardedName, manyKeysName]
+        : only === 'search'
+          ? [ceilingName, searchName, votesName]
+          : [ceilingName, votesName];
     return measureSubset({
       name: only,
       targets: targets.filter((t) => names.includes(t.target.name)),
@@ -230,7 +247,8 @@ async function main(): Promise<number> {
       children,
       service,
       generated,
-      aims: (latency, load) => (only === 'guard' ? guardAims(latency, load, shares!) : searchAims(latency, load)),
+      aims: (latency, load) =>
+        only === 'guard' ? guardAims(latency, load, shares!) : only === 'search' ? searchAims(latency, load) : votesAims(latency, load),
       after: async (_latency, load) => {
         if (only === 'guard') shares = await roundsOfGuard(load);
         return { manyKeysCounts: await countCheck(), ...(shares ? { guardShares: shares } : {}) };
