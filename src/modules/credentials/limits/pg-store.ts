@@ -1,10 +1,10 @@
-// Counters in PostgreSQL (table credential_usage_counters, migration 0040). The function
-// credential_limits_consume (migration 0071) counts one request or block: the conditional upserts,
-// and what it counted given back when a later window refuses, inside one statement;
-// credential_limits_release gives back a block's unused units.
+// Counters in PostgreSQL (table credential_usage_counters, migration 0040). A request or block is
+// counted by the conditional upserts of its windows, and what it counted is given back when a
+// later window refuses, inside one statement (migration 0071's rules, done per request by the
+// batch function of migration 0232); credential_limits_release gives back a block's unused units.
 //
 // Counting is batched: one statement at a time per instance, and the calls that arrive while it
-// runs go together in the next one (credential_limits_consume_batch, migration 0215), each counted
+// runs go together in the next one (credential_limits_consume_batch, migrations 0215 and 0232), each counted
 // as if alone and in its order of arrival. Every request is still counted in the store before it
 // is answered (exact across instances), but many light callers no longer cost a statement, a
 // round trip and a commit each: a public API's traffic of many owners was bound by them. A batch
