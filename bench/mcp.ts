@@ -36,6 +36,8 @@ export function mcpDetailTarget(url: string, auth: Record<string, string>, recor
         'mcp-name': 'matters_read',
       },
       bodies,
+      // Its results kept in memory as the REST route's answers are (both asked twice first).
+      prime: true,
     },
     expect: (b) => typeof b?.result?.structuredContent?.recordNumber === 'string' && b.result.isError === undefined,
   };
