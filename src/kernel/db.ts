@@ -209,13 +209,23 @@ const PREPARED_TEXT = 'select /* prepared */ ';
  * A pooled client that runs a marked select as a named statement: the name is a digest of the
  * text, so one text is one statement on each connection, and a statement is never reused for a
  * different text.
+ *
+ * It also answers (text, values), as Kysely's driver calls it, through pg's callback form with a
+ * promise of its own. Through pg's own promise, about a third of what a query allocates (its rows)
+ * outlived a young-generation collection and was promoted to the old one, although nothing kept
+ * it: a loop of the votes page's statement promoted 44 % of its allocation that way and 0 % through
+ * the callback (V8's --trace-gc-nvp), and the old generation's collections are the search p99's tail.
  */
 class PreparingClient extends pg.Client {
-  // pg's overloads, kept as they are: only (text, values), as Kysely's driver calls it, is taken apart.
+  // pg's other overloads, kept as they are.
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && config.startsWith(PREPARED_TEXT) && callback === undefined) {
-      const name = `ct_${createHash('sha256').update(config).digest('base64url').slice(0, 32)}`;
-      return super.query({ name, text: config, values });
+    if (typeof config === 'string' && callback === undefined && typeof values !== 'function') {
+      const query = config.startsWith(PREPARED_TEXT)
+        ? { name: `ct_${createHash('sha256').update(config).digest('base64url').slice(0, 32)}`, text: config, values }
+        : { text: config, values };
+      return new Promise((resolve, reject) => {
+        super.query(query as any, undefined as never, (err: Error | null, result: unknown) => (err ? reject(err) : resolve(result)));
+      });
     }
     return super.query(config, values, callback);
   }
