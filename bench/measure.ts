@@ -110,7 +110,7 @@ export async function prime(target: Target): Promise<void> {
   if (primed.has(at)) return;
   primed.add(at);
   // Every path twice: past a sixteenth of their bound, the kept answers keep a new answer at its
-  // second request (kernel/coherence.ts ANSWERS_SECOND_SIGHT_FROM).
+  // second request (kernel/coherence.ts ANSWERS_ADMISSION).
   const asks = target.bodies
     ? target.bodies.map((body) => ({
         path: target.paths[0]!,

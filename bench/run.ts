@@ -37,7 +37,7 @@ import { compareMcpWithRest, mcpAims, mcpDetailName, mcpDetailTarget } from './m
 import { type Measurement, measure, type Target } from './measure.ts';
 import { pageNames, pageTargets, warmPages } from './pages.ts';
 import { checkCounts, KEY_COUNT, prepareKeys, storedCounts } from './keys.ts';
-import { measureSubset } from './only.ts';
+import { measureSubset, type Subset } from './only.ts';
 import { prepareKey, prepareTeamKey } from './prepare-key.ts';
 import { report, type RouteFigures } from './report.ts';
 import { type Child, heapSnapshot, serviceArgs, startArgs, startChild, startEnv, startFlags } from './servers.ts';
@@ -232,23 +232,23 @@ async function main(): Promise<number> {
       options,
     );
   let shares: GuardShares | null = null;
-  if (only === 'guard' || only === 'search' || only === 'votes') {
-    const names =
-      only === 'guard'
-        ? [ceilingName, detailName, unguardedName, manyKeysName]
-        : only === 'search'
-          ? [ceilingName, searchName, votesName]
-          : [ceilingName, votesName];
+  // Each part: its targets (the ceiling first) and the aims it decides.
+  const parts: Record<string, { names: string[]; aims: Subset['aims'] }> = {
+    guard: { names: [ceilingName, detailName, unguardedName, manyKeysName], aims: (latency, load) => guardAims(latency, load, shares!) },
+    search: { names: [ceilingName, searchName, votesName], aims: searchAims },
+    votes: { names: [ceilingName, votesName], aims: votesAims },
+  };
+  const part = only ? parts[only] : undefined;
+  if (only && part) {
     return measureSubset({
       name: only,
-      targets: targets.filter((t) => names.includes(t.target.name)),
+      targets: targets.filter((t) => part.names.includes(t.target.name)),
       options,
       check,
       children,
       service,
       generated,
-      aims: (latency, load) =>
-        only === 'guard' ? guardAims(latency, load, shares!) : only === 'search' ? searchAims(latency, load) : votesAims(latency, load),
+      aims: part.aims,
       after: async (_latency, load) => {
         if (only === 'guard') shares = await roundsOfGuard(load);
         return { manyKeysCounts: await countCheck(), ...(shares ? { guardShares: shares } : {}) };

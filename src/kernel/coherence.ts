@@ -71,19 +71,16 @@ export interface Bound<V> {
 }
 
 /**
- * How many refused keys the stores of public answers remember for their second sight (HTTP
- * answers, kept searches, MCP results): at 10,000 fingerprints a generation, at most 20,000
- * numbers, a few hundred kilobytes.
+ * The admission of the stores of public answers (HTTP answers, kept searches, MCP results), one
+ * setting for the three: a key's second sight, among 10,000 refused keys remembered a generation
+ * (at most 20,000 numbers, a few hundred kilobytes), from a sixteenth of the bound on, not only
+ * once full. Past that share a one-off answer is not kept at all, where admission once full kept a
+ * stream of one-off answers until the bound (64 MB of HTTP answers), promoted to the old
+ * generation and collected there. In the benchmark's search subset (every request a URL of its
+ * own): one-connection search p99 17.4 and 17.5 ms against 19.9 to 24.3 ms, the service's peak
+ * 240 MiB against 313 to 322 MiB (README, Performance).
  */
-export const ANSWERS_SECOND_SIGHT = 10_000;
-/**
- * ...from a sixteenth of their bound on, not only once full: past it a one-off answer is not kept
- * at all, where admission once full kept a stream of one-off answers until the bound (64 MB of
- * HTTP answers), promoted to the old generation and collected there. In the benchmark's search
- * subset (every request a URL of its own): one-connection search p99 17.4 and 17.5 ms against
- * 19.9 to 24.3 ms, the service's peak 240 MiB against 313 to 322 MiB (README, Performance).
- */
-export const ANSWERS_SECOND_SIGHT_FROM = 1 / 16;
+export const ANSWERS_ADMISSION = { secondSight: 10_000, secondSightFrom: 1 / 16 } as const;
 
 /** 32-bit FNV-1a of a string's UTF-16 code units: the doorkeeper's fingerprint of a key. */
 function fingerprint(key: string): number {

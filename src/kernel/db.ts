@@ -224,7 +224,7 @@ class PreparingClient extends pg.Client {
         ? { name: `ct_${createHash('sha256').update(config).digest('base64url').slice(0, 32)}`, text: config, values }
         : { text: config, values };
       return new Promise((resolve, reject) => {
-        super.query(query as any, undefined as never, (err: Error | null, result: unknown) => (err ? reject(err) : resolve(result)));
+        super.query(query, (err: Error, result: pg.QueryResult) => (err ? reject(err) : resolve(result)));
       });
     }
     return super.query(config, values, callback);

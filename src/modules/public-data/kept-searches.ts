@@ -8,7 +8,7 @@
 // record only, so a page is the same whoever asks; the access check and counting run before.
 // Bounded by the memory the pages hold (MAX_BYTES), least recently used out first; past a
 // sixteenth of that, a new page is kept at its second asking only (kernel/coherence.ts `secondSight`).
-import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
+import { ANSWERS_ADMISSION, type CacheChannel, CoherentMap } from '../../kernel/coherence.ts';
 import { recordNumberPattern } from './repo-matters.ts';
 import { searchQueryText } from './search-text.ts';
 
@@ -62,8 +62,7 @@ export function createKeptSearches(channel: CacheChannel, maxBytes = MAX_BYTES):
   const pages = new CoherentMap<Entry>(channel, {
     max: maxBytes,
     sizeOf: (entry) => entry.size,
-    secondSight: ANSWERS_SECOND_SIGHT,
-    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+    ...ANSWERS_ADMISSION,
   });
   return {
     bytes: () => pages.size,

@@ -9,7 +9,7 @@
 // kernel/coherence.ts `secondSight`), which counts everything an entry holds: its key (the URL, which a caller
 // chooses and can make far longer than a small answer), body, kept headers and bookkeeping. The guard (credential, scopes, limits) runs before the cache on every request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
+import { ANSWERS_ADMISSION, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** Memory the answers may take, in bytes (bodies as sent, UTF-8; URLs and headers as characters). */
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -87,8 +87,7 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
   const answers = new CoherentMap<Kept>(channel, {
     max: maxBytes,
     sizeOf: (kept) => kept.size,
-    secondSight: ANSWERS_SECOND_SIGHT,
-    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+    ...ANSWERS_ADMISSION,
   });
 
   function keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {

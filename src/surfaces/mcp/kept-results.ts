@@ -5,7 +5,7 @@
 // was being made. The access check and the count run before the lookup on every call. They are
 // bounded by the memory they hold (MAX_CHARS), least recently used out first; past a sixteenth
 // of that, a new result is kept at its second call only (kernel/coherence.ts `secondSight`).
-import { ANSWERS_SECOND_SIGHT, ANSWERS_SECOND_SIGHT_FROM, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
+import { ANSWERS_ADMISSION, type CacheChannel, type CacheMark, CoherentMap } from '../../kernel/coherence.ts';
 
 /** A tool result written once as JSON, open at its end (./wire.ts openToolResult): every era's answer starts with it. */
 export interface KeptResult {
@@ -46,8 +46,7 @@ export function createKeptResults(channel: CacheChannel, maxChars = MAX_CHARS): 
   const results = new CoherentMap<Entry>(channel, {
     max: maxChars,
     sizeOf: (entry) => entry.size,
-    secondSight: ANSWERS_SECOND_SIGHT,
-    secondSightFrom: ANSWERS_SECOND_SIGHT_FROM,
+    ...ANSWERS_ADMISSION,
   });
   const keyOf = (tool: string, args: unknown) => `${tool} ${JSON.stringify(args ?? {})}`;
   return {

@@ -45,7 +45,7 @@ test('results are bounded by the memory they hold, not only by how many there ar
   assert.ok(held > 0, 'the results made while there was room are kept');
   assert.ok(held * json.length <= maxChars, `${held} kept results hold ${held * json.length} characters of JSON alone, past the ${maxChars} bound`);
   // Past a sixteenth of the bound, a result asked for once is not let in (kernel/coherence.ts
-  // `secondSight`, ANSWERS_SECOND_SIGHT_FROM); the same result made again, the second time it is
+  // `secondSight`, ANSWERS_ADMISSION); the same result made again, the second time it is
   // asked for, is, and what was kept stays.
   assert.equal(kept.get('matters_list', pages.at(-1)), undefined, 'the newest, asked for once, was not let in');
   kept.keep('matters_list', pages.at(-1), { json }, kept.mark());
