@@ -23,6 +23,8 @@ import { validate } from './schema.ts';
 export interface Limiter {
   /** Counts one request of this class for the actor's limits owner, or throws AppError 429 (nothing counted). */
   consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
+  /** Counts it without waiting when it can (a block of units held in memory); undefined, with nothing counted, when it cannot. */
+  consumeNow?(actor: Actor, limitClass: LimitClass): LimitState | undefined;
   /** Gives back the AI answer counted at `countedAt` (the request stays counted); the limits as they are now. */
   giveBackAnswer(actor: Actor, countedAt: Date): Promise<LimitState>;
 }
@@ -58,6 +60,12 @@ export interface Performer<Id extends string = string> {
   mayPerform(actor: Actor, id: Id): boolean;
   /** The access check and the count, for surfaces that validate input themselves (HTTP routes). */
   admit(actor: Actor, id: Id, options: PerformOptions): Promise<Admission>;
+  /**
+   * admit's answer without waiting, when it has one: the access check passes, nothing runs before
+   * the limits (no beforeLimits) and the limiter counts from memory. Undefined otherwise, with
+   * nothing counted or refused: call admit, which then decides (and refuses) as always.
+   */
+  admitNow(actor: Actor, id: Id, options: PerformOptions): Admission | undefined;
   /** Runs an admitted operation; `validated` when the surface checked the input against the same schema. */
   execute(admission: Admission, input: unknown, options?: { validated?: boolean }): Promise<unknown>;
   /** admit, check the input, run: what every surface without its own validation calls. */
@@ -90,10 +98,27 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
   };
   const countRefusal = (actor: Actor) => limiter.consume(actor, 'data');
 
+  /** From here the request takes its database turns as whoever pays for it (kernel/db-turns.ts). */
+  function payer(actor: Actor): void {
+    if (actor.credential.type !== 'visitor') noteCaller(`${actor.limitsOwner.type}:${actor.limitsOwner.id}`);
+  }
+
+  function admitNow(actor: Actor, id: string, options: PerformOptions): Admission | undefined {
+    const operation = get(id);
+    if (options.beforeLimits || accessRefusal(actor, operation.access)) return undefined;
+    const countedAt = clock.now();
+    let limits: LimitState | null = null;
+    if (options.count !== false) {
+      limits = limiter.consumeNow?.(actor, operation.limit) ?? null;
+      if (!limits) return undefined;
+    }
+    payer(actor);
+    return Object.freeze({ actor, operation, call: options.call, limits, counted: limits ? operation.limit : null, countedAt });
+  }
+
   async function admit(actor: Actor, id: string, options: PerformOptions): Promise<Admission> {
     const operation = get(id);
-    // From here the request takes its database turns as whoever pays for it (kernel/db-turns.ts).
-    if (actor.credential.type !== 'visitor') noteCaller(`${actor.limitsOwner.type}:${actor.limitsOwner.id}`);
+    payer(actor);
     const count = options.count !== false;
     const refusal = accessRefusal(actor, operation.access);
     if (refusal) {
@@ -157,6 +182,7 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
     all: () => [...byId.values()],
     mayPerform: (actor, id) => accessRefusal(actor, get(id).access) === null,
     admit,
+    admitNow,
     execute,
     async perform(actor, id, input, options) {
       const admission = await admit(actor, id, options);

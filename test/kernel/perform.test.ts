@@ -26,6 +26,8 @@ class CountingLimiter implements Limiter {
   readonly consumed: LimitClass[] = [];
   readonly givenBack: Date[] = [];
   failGiveBack = false;
+  /** Data requests this limiter may count without waiting (a block of units held in memory). */
+  held = 0;
   private state(): LimitState {
     return {
       day: { limit: 5, remaining: this.day, reset: 60 },
@@ -40,6 +42,13 @@ class CountingLimiter implements Limiter {
     this.consumed.push(limitClass);
     this.day -= 1;
     if (ai) this.ai -= 1;
+    return this.state();
+  }
+  consumeNow(_actor: Actor, limitClass: LimitClass): LimitState | undefined {
+    if (limitClass !== 'data' || this.held === 0) return undefined;
+    this.held -= 1;
+    this.consumed.push(limitClass);
+    this.day -= 1;
     return this.state();
   }
   async giveBackAnswer(_actor: Actor, countedAt: Date): Promise<LimitState> {
@@ -211,6 +220,49 @@ describe('admit', () => {
     limiter.ai = 0;
     await assert.rejects(performer.admit(reader, 'answers.create', { call }), (e: AppError) => e.code === 'ai_daily_limit' && !e.limits);
     assert.deepEqual(limiter.consumed, ['data'], 'the AI limit refusal counts nothing');
+  });
+});
+
+describe('admitNow', () => {
+  test('admits without waiting when the limiter counts from memory; undefined, with nothing counted, when it cannot', async () => {
+    const { performer, limiter, clock } = world();
+    assert.equal(performer.admitNow(reader, 'sources.read', { call }), undefined);
+    assert.deepEqual(limiter.consumed, []);
+    limiter.held = 1;
+    const admission = performer.admitNow(reader, 'sources.read', { call });
+    assert.ok(admission);
+    assert.equal(admission.counted, 'data');
+    assert.equal(admission.limits?.day.remaining, 4);
+    assert.deepEqual(admission.countedAt, clock.now());
+    assert.ok(Object.isFrozen(admission));
+    assert.deepEqual(limiter.consumed, ['data']);
+    // Held units used up: left to admit, which counts through the store.
+    assert.equal(performer.admitNow(reader, 'sources.read', { call }), undefined);
+    assert.deepEqual(limiter.consumed, ['data']);
+    // It runs as any admission does.
+    assert.deepEqual(await performer.execute(admission, {}), { data: [] });
+  });
+
+  test('a refusal, a step before the limits or a class counted exactly is left to admit: nothing counted, nothing thrown', async () => {
+    const { performer, limiter, ran } = world();
+    limiter.held = 5;
+    assert.equal(performer.admitNow(actorWith([]), 'sources.read', { call }), undefined);
+    assert.equal(performer.admitNow(reader, 'sources.read', { call, beforeLimits: async () => undefined }), undefined);
+    assert.equal(performer.admitNow(reader, 'answers.create', { call }), undefined);
+    assert.deepEqual(limiter.consumed, []);
+    // admit then refuses as always, counting the refusal.
+    const err = await refusal(performer.admit(actorWith([]), 'sources.read', { call }));
+    assert.equal(err.code, 'scope_missing');
+    assert.deepEqual(limiter.consumed, ['data']);
+    assert.deepEqual(ran, []);
+  });
+
+  test('uncounted (a page of the website): admitted without the limiter', () => {
+    const { performer, limiter } = world();
+    const admission = performer.admitNow(reader, 'sources.read', { call, count: false });
+    assert.equal(admission?.counted, null);
+    assert.equal(admission?.limits, null);
+    assert.deepEqual(limiter.consumed, []);
   });
 });
 

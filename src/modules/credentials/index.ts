@@ -19,6 +19,8 @@ import type { Sessions } from '../sessions/index.ts';
 export interface Credentials {
   /** Builds the caller of a key from the database as it is now; throws 401 unauthorized or 403 ip_not_allowed. */
   verify(input: VerifyInput): Promise<Actor>;
+  /** verify's answer without waiting when the credential is kept in memory (./verify.ts); undefined: call verify. */
+  verifyNow(input: VerifyInput): Actor | undefined;
   /** The signed-in person behind a website session cookie (a personal Actor), or null. */
   verifySession(cookieValue: string | null | undefined): Promise<SignedIn | null>;
   /** That session acting for one of the person's teams; 404 for a team they are not in. */
@@ -57,7 +59,7 @@ export function createCredentials(
   });
   const limits = createLimits(deps);
   return {
-    verify: createVerify(deps, others.caches.power),
+    ...createVerify(deps, others.caches.power),
     ...createSessionVerifier(others.sessions, others.accounts),
     keys,
     registration: createAgentRegistration(deps, {

@@ -21,6 +21,14 @@ export function hashCredential(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }
 
+/**
+ * The same SHA-256 as base64 text: what the credential check keeps a presented value's row under,
+ * so no Buffer is made for a value whose row is kept.
+ */
+export function credentialId(value: string): string {
+  return hash('sha256', value, 'base64');
+}
+
 export const API_KEY_PREFIX = 'ctk_';
 /** How many leading characters of a value are kept to show in lists. */
 export const SHOWN_PREFIX_LENGTH = 8;

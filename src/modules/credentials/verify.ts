@@ -19,7 +19,7 @@ import { ACCESS_TOKEN_PREFIX, type AccessTokenRow, findAccessTokenForVerify, tou
 import * as keys from './api-keys/repo.ts';
 import { type Surface, unauthorizedError } from './challenge.ts';
 import { grantableScopes, withheldScopes } from './grantable.ts';
-import { API_KEY_PREFIX, hashCredential } from './token.ts';
+import { API_KEY_PREFIX, credentialId } from './token.ts';
 
 export interface VerifyInput {
   token: string;
@@ -112,45 +112,64 @@ export function powerKeysOf(row: CredentialRow): string[] {
 }
 
 /**
- * The lookup of a presented key's or access token's hash, answered from memory while the power
- * channel allows: tokens are kept beside keys, under the same coherence and the same bound.
+ * The lookup of a presented key's or access token's hash (base64, the kept entries' id), answered
+ * from memory while the power channel allows: tokens are kept beside keys, under the same
+ * coherence and the same bound. `kept` answers from memory alone, without waiting.
  */
 function cachedLookup(db: ModuleDeps['db'], power: CacheChannel) {
   const known = new CoherentMap<Known>(power, { max: MAX_CACHED_KEYS });
-  return async function lookup(hash: Buffer, oauth: boolean): Promise<Known | undefined> {
-    const id = hash.toString('base64');
-    const hit = known.get(id);
-    if (hit) return hit;
-    const mark = known.mark();
-    const row = oauth ? await findAccessTokenForVerify(db, hash) : await keys.findForVerify(db, hash);
-    if (!row) return undefined;
-    const found = know(row);
-    // Kept only if nothing it depends on changed while it was read: a row read across a change may predate it.
-    known.keep(id, found, mark, powerKeysOf(row));
-    return found;
+  return {
+    kept: (id: string): Known | undefined => known.get(id),
+    async lookup(id: string, oauth: boolean): Promise<Known | undefined> {
+      const hit = known.get(id);
+      if (hit) return hit;
+      const mark = known.mark();
+      const hash = Buffer.from(id, 'base64');
+      const row = oauth ? await findAccessTokenForVerify(db, hash) : await keys.findForVerify(db, hash);
+      if (!row) return undefined;
+      const found = know(row);
+      // Kept only if nothing it depends on changed while it was read: a row read across a change may predate it.
+      known.keep(id, found, mark, powerKeysOf(row));
+      return found;
+    },
   };
 }
 
-export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, power: CacheChannel) {
+export interface Verify {
+  /** Builds the caller of a key or access token; throws 401 unauthorized or 403 ip_not_allowed. */
+  verify(input: VerifyInput): Promise<Actor>;
+  /**
+   * The same check answered without waiting, when it can be: the credential is kept in memory and
+   * its last use needs no write. Undefined otherwise (call verify); a refusal throws as verify's.
+   */
+  verifyNow(input: VerifyInput): Actor | undefined;
+}
+
+export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, power: CacheChannel): Verify {
   const { db, clock, config } = deps;
-  const lookup = cachedLookup(db, power);
-  return async function verify({ token, ip, surface }: VerifyInput): Promise<Actor> {
-    const denied = (message: string) => unauthorizedError(config.baseUrl, surface, message, true);
+  const { kept, lookup } = cachedLookup(db, power);
+  const denied = (surface: Surface, message: string) => unauthorizedError(config.baseUrl, surface, message, true);
+
+  /** The presented value's kind and the id its row is kept under (its SHA-256); throws for what no credential looks like. */
+  function presented({ token, surface }: VerifyInput): { id: string; oauth: boolean } {
     const oauth = token.startsWith(ACCESS_TOKEN_PREFIX);
-    if (!(oauth || token.startsWith(API_KEY_PREFIX)) || token.length > MAX_TOKEN_LENGTH) throw denied('The credential is not valid.');
-    const found = await lookup(hashCredential(token), oauth);
-    if (!found) throw denied('The credential is not valid.');
+    if (!(oauth || token.startsWith(API_KEY_PREFIX)) || token.length > MAX_TOKEN_LENGTH) throw denied(surface, 'The credential is not valid.');
+    return { id: credentialId(token), oauth };
+  }
+
+  /** Every request's checks of the credential found (none: not valid); throws the refusal. */
+  function check(found: Known | undefined, oauth: boolean, { ip, surface }: VerifyInput, now: number): asserts found is Known {
+    if (!found) throw denied(surface, 'The credential is not valid.');
     const { row } = found;
     const what = oauth ? 'access token' : 'API key';
-    if (row.revoked_at) throw denied(`This ${what} has been revoked.`);
-    const now = clock.now().getTime();
-    if (found.expiresAt <= now) throw denied(`This ${what} has expired.`);
+    if (row.revoked_at) throw denied(surface, `This ${what} has been revoked.`);
+    if (found.expiresAt <= now) throw denied(surface, `This ${what} has expired.`);
     // A team key whose creator is no longer a member: removal revokes such keys (and grants) in
     // the same transaction, so this only guards against a team row deleted under us.
-    if (row.team_id !== null && found.actor.team === null) throw denied(`This ${what} has been revoked.`);
+    if (row.team_id !== null && found.actor.team === null) throw denied(surface, `This ${what} has been revoked.`);
     // RFC 8707 §2 / RFC 6750 §3.1: a token bound to one surface is not valid at another.
     if ('resource' in row && row.resource !== null && row.resource !== surface) {
-      throw denied(`This access token was issued for ${config.baseUrl}/${row.resource} and is not valid here.`);
+      throw denied(surface, `This access token was issued for ${config.baseUrl}/${row.resource} and is not valid here.`);
     }
     if (row.allowed_ips.length > 0) {
       // The address is worked out only for keys that are limited to some.
@@ -159,12 +178,33 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
         throw new AppError('ip_not_allowed', `This API key may be used only from its allowed addresses; ${address || 'this address'} is not one of them.`);
       }
     }
-    if (!row.last_used_at || now - new Date(row.last_used_at).getTime() > 60_000) {
-      const at = new Date(now);
-      await (oauth ? touchGrant(db, row.id, at) : keys.touchLastUsed(db, row.id, at));
-      // The kept row (if any) learns it too, or every later request would touch again.
-      row.last_used_at = at;
-    }
-    return found.actor;
+  }
+
+  /** Whether the credential's last use is to be written now (at most once a minute). */
+  const touchDue = (row: CredentialRow, now: number) => !row.last_used_at || now - new Date(row.last_used_at).getTime() > 60_000;
+
+  return {
+    async verify(input) {
+      const { id, oauth } = presented(input);
+      const found = await lookup(id, oauth);
+      const now = clock.now().getTime();
+      check(found, oauth, input, now);
+      const { row } = found;
+      if (touchDue(row, now)) {
+        const at = new Date(now);
+        await (oauth ? touchGrant(db, row.id, at) : keys.touchLastUsed(db, row.id, at));
+        // The kept row (if any) learns it too, or every later request would touch again.
+        row.last_used_at = at;
+      }
+      return found.actor;
+    },
+    verifyNow(input) {
+      const { id, oauth } = presented(input);
+      const found = kept(id);
+      if (!found) return undefined;
+      const now = clock.now().getTime();
+      check(found, oauth, input, now);
+      return touchDue(found.row, now) ? undefined : found.actor;
+    },
   };
 }

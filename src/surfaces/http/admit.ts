@@ -14,7 +14,7 @@ import type { Call } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/access.ts';
-import type { Admission } from '../../kernel/perform.ts';
+import type { Admission, PerformOptions } from '../../kernel/perform.ts';
 import { insufficientScopeError, type Surface } from '../../modules/credentials/index.ts';
 
 export interface AdmitOptions {
@@ -39,6 +39,12 @@ export function noteLimits(request: FastifyRequest, reply: FastifyReply, limits:
   if (!reply.sent && !reply.raw.headersSent) setLimitHeaders(reply, limits);
 }
 
+const performOptions = (options: AdmitOptions): PerformOptions => ({
+  call: options.call,
+  ...(options.count === false ? { count: false } : {}),
+  ...(options.beforeLimits ? { beforeLimits: options.beforeLimits } : {}),
+});
+
 /**
  * Admits `operationId` for the request's caller, or throws the refusal: the scope challenge for a
  * missing scope, the kernel's AppError (counted, its limits on it) for anything else.
@@ -52,11 +58,7 @@ export async function admit(
 ): Promise<Admission> {
   let admission: Admission;
   try {
-    admission = await ctx.performer.admit(request.actor!, operationId, {
-      call: options.call,
-      ...(options.count === false ? { count: false } : {}),
-      ...(options.beforeLimits ? { beforeLimits: options.beforeLimits } : {}),
-    });
+    admission = await ctx.performer.admit(request.actor!, operationId, performOptions(options));
   } catch (err) {
     if (err instanceof AppError) noteLimits(request, reply, err.limits);
     // RFC 6750 §3.1: a token without the scope a resource needs is answered 403 insufficient_scope
@@ -70,6 +72,26 @@ export async function admit(
     }
     throw err;
   }
+  return admitted(ctx, request, reply, admission);
+}
+
+/**
+ * admit's answer without waiting, when the kernel has one (Performer.admitNow: a request counted
+ * from memory); undefined otherwise, with nothing counted: call admit.
+ */
+export function admitNow(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operationId: OperationId,
+  options: AdmitOptions,
+): Admission | undefined {
+  const admission = ctx.performer.admitNow(request.actor!, operationId, performOptions(options));
+  return admission && admitted(ctx, request, reply, admission);
+}
+
+/** What an admission leaves on the request and the reply, and its settling when the reply closes. */
+function admitted(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admission: Admission): Admission {
   noteLimits(request, reply, admission.limits);
   // The surface's error renderer settles it before answering a failure (render.ts).
   request.admission = admission;

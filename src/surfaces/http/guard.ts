@@ -12,7 +12,7 @@ import type { LimitState } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
-import { admit } from './admit.ts';
+import { admit, admitNow } from './admit.ts';
 import { queryRefusalOf } from './body-parsers.ts';
 import { clientIp } from './client-ip.ts';
 import { writeMethods } from './route.ts';
@@ -123,19 +123,58 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, opt
 }
 
 /**
+ * The caller of a request presenting a credential kept in memory, without waiting (Credentials.
+ * verifyNow); undefined when there is none such (no credential, a session, one not kept): call
+ * authenticate. A refusal throws as authenticate's.
+ */
+function authenticateNow(ctx: AppContext, request: FastifyRequest, options: GuardOptions): Actor | undefined {
+  const token = presentedCredential(request, options.allowApiKeyHeader);
+  if (!token) return undefined;
+  return ctx.services.credentials.verifyNow({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface });
+}
+
+/** Ends a callback-style hook: `step` done, or its error passed on. */
+function finish(done: (err?: Error) => void, step: () => void): void {
+  try {
+    step();
+  } catch (err) {
+    done(err as Error);
+    return;
+  }
+  done();
+}
+
+/**
  * Every request of an API surface authenticates first (onRequest), then its URL is checked, so an
  * authenticated refusal carries the caller's limit headers. Without a usable credential a URL
- * that carries one is still the more useful thing to say.
+ * that carries one is still the more useful thing to say. The hook takes a callback rather than
+ * returning a promise: a credential kept in memory (the common case) is checked and the request
+ * goes on in the same turn, with no promise to settle (issue 23, the guard's cost per request).
  */
 export function authenticateRequests(app: FastifyInstance, ctx: AppContext, options: GuardOptions): void {
-  app.addHook('onRequest', async (request) => {
-    try {
-      request.actor = await authenticate(ctx, request, options);
-    } catch (err) {
-      refuseUnsafeUrl(request);
-      throw err;
-    }
+  const authenticated = (request: FastifyRequest, actor: Actor) => () => {
+    request.actor = actor;
     refuseUnsafeUrl(request);
+  };
+  const refused = (request: FastifyRequest, err: unknown) => () => {
+    refuseUnsafeUrl(request);
+    throw err;
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    let actor: Actor | undefined;
+    try {
+      actor = authenticateNow(ctx, request, options);
+    } catch (err) {
+      finish(done, refused(request, err));
+      return;
+    }
+    if (actor) finish(done, authenticated(request, actor));
+    else {
+      authenticate(ctx, request, options).then(
+        (found) => finish(done, authenticated(request, found)),
+        (err: unknown) => finish(done, refused(request, err)),
+      );
+    }
   });
 }
 
@@ -148,14 +187,27 @@ export interface GuardSteps {
   beforeLimits?(request: FastifyRequest, reply: FastifyReply): Promise<LimitClass | undefined>;
 }
 
-/** preValidation of one route: the operation is admitted (access checked once, request counted; ./admit.ts). */
+/**
+ * preValidation of one route: the operation is admitted (access checked once, request counted;
+ * ./admit.ts). Like authentication, a callback-style hook: a request counted from memory goes on
+ * in the same turn.
+ */
 export function admitOperation(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
   const call = Object.freeze({ surface: options.name });
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await admit(ctx, request, reply, operationId, {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    const admitOptions = {
       call,
       resource: options.surface,
       ...(steps.beforeLimits ? { beforeLimits: () => steps.beforeLimits!(request, reply) } : {}),
-    });
+    };
+    let admitted: Admission | undefined;
+    try {
+      admitted = admitNow(ctx, request, reply, operationId, admitOptions);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (admitted) done();
+    else admit(ctx, request, reply, operationId, admitOptions).then(() => done(), done);
   };
 }

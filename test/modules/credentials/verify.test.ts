@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { access, requireAccess } from '../../../src/kernel/access.ts';
-import { operator } from '../../../src/kernel/actor.ts';
+import { type Actor, operator } from '../../../src/kernel/actor.ts';
+import { AppError } from '../../../src/kernel/errors.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { makeAccount, makeTeam, rejectsWith } from './helpers.ts';
 
@@ -15,7 +16,30 @@ after(async () => {
   await t.close();
 });
 
-const verify = (token: string, ip = '198.51.100.10') => t.ctx.services.credentials.verify({ token, ip, surface: 'api' });
+/**
+ * The credential check, with its answer without waiting (verifyNow) asked first: when it answers,
+ * it is verify's answer, the same Actor or the same refusal.
+ */
+async function verify(token: string, ip = '198.51.100.10'): Promise<Actor> {
+  const input = { token, ip, surface: 'api' } as const;
+  let now: { actor: Actor | undefined } | { refused: AppError };
+  try {
+    now = { actor: t.ctx.services.credentials.verifyNow(input) };
+  } catch (err) {
+    assert.ok(err instanceof AppError, String(err));
+    now = { refused: err };
+  }
+  try {
+    const actor = await t.ctx.services.credentials.verify(input);
+    assert.ok(!('refused' in now), `verifyNow refused what verify accepts: ${'refused' in now ? now.refused.message : ''}`);
+    if (now.actor) assert.equal(now.actor, actor);
+    return actor;
+  } catch (err) {
+    if ('refused' in now) assert.deepEqual([now.refused.code, now.refused.message], [(err as AppError).code, (err as AppError).message]);
+    else assert.equal(now.actor, undefined, `verifyNow accepted what verify refuses: ${(err as Error).message}`);
+    throw err;
+  }
+}
 const keys = () => t.ctx.services.credentials.keys;
 
 describe('refusals', () => {
@@ -181,5 +205,18 @@ describe('last used', () => {
     clock.advance(31_000);
     await verify(key);
     assert.equal(await lastUsed(), clock.now().toISOString());
+  });
+
+  test('verifyNow answers only for a credential kept in memory whose last use needs no write', async () => {
+    const a = await makeAccount(t);
+    const { key } = await keys().create({ accountId: a.id, name: 'n', scopes: ['public.read'] });
+    const now = () => t.ctx.services.credentials.verifyNow({ token: key, ip: '198.51.100.10', surface: 'api' });
+    assert.equal(now(), undefined, 'not read yet');
+    const actor = await verify(key);
+    assert.equal(now(), actor);
+    clock.advance(61_000);
+    assert.equal(now(), undefined, 'its last use is due to be written');
+    await verify(key);
+    assert.equal(now(), actor);
   });
 });

@@ -55,6 +55,11 @@ interface Hot {
 }
 
 export interface Blocks {
+  /**
+   * Counts one data request from the owner's block when it has units left (the counts as used),
+   * without waiting; undefined otherwise, and then nothing is counted (call consumeData).
+   */
+  takeData(owner: string, slots: readonly WindowSlot[], now: Date): number[] | undefined;
   /** Counts one data request: from a block when the owner is busy here, else exactly. */
   consumeData(owner: string, slots: readonly WindowSlot[], now: Date): Promise<ConsumeResult>;
   /** Counts one request exactly (AI answers, GET /me), counts shown without this instance's unused units. */
@@ -237,7 +242,24 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
     }
   }
 
+  /** Serves one request from the block (it has units) and reserves the next ahead when due. */
+  function serve(hot: Hot, block: Block, owner: string, slots: readonly WindowSlot[], now: Date, key: string, rate: number): ConsumeResult {
+    const taken = take(hot, block, key);
+    reserveAhead(hot, owner, slots, now, key, rate);
+    return taken;
+  }
+
   return {
+    takeData(owner, slots, now) {
+      const hot = hots.get(owner);
+      const block = hot?.block;
+      const key = blockKey(slots);
+      if (!hot || !block || block.key !== key || block.unused === 0) return undefined;
+      const at = now.getTime();
+      hot.lastSeen = Math.max(hot.lastSeen, at);
+      return serve(hot, block, owner, slots, now, key, hit(owner, at)).counts;
+    },
+
     async consumeData(owner, slots, now) {
       const at = now.getTime();
       const rate = hit(owner, at);
@@ -258,11 +280,7 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
           retireAll(owner, hot);
           block = null;
         }
-        if (block && block.unused > 0) {
-          const taken = take(hot, block, key);
-          reserveAhead(hot, owner, slots, now, key, rate);
-          return taken;
-        }
+        if (block && block.unused > 0) return serve(hot, block, owner, slots, now, key, rate);
         if (block && hot.next) {
           // Used up: the block reserved ahead takes its place.
           hot.block = hot.next;

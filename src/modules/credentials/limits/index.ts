@@ -24,6 +24,11 @@ export interface Limits {
   /** Counts one request of this class for actor.limitsOwner, or throws AppError 429 (nothing counted). */
   consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
   /**
+   * Counts one data request without waiting when this instance holds a block of the owner's units
+   * (blocks.ts): the limits after it. Undefined otherwise, with nothing counted (call consume).
+   */
+  consumeNow(actor: Actor, limitClass: LimitClass): LimitState | undefined;
+  /**
    * Gives back one AI answer counted at `countedAt` (its day's bucket, even after midnight): an
    * answer that was not given does not use one up. The request stays counted.
    */
@@ -57,6 +62,13 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
       const state = limitState(slots, counts);
       if (refused >= 0) throw refusal(slots[refused]!.window, state, now);
       return state;
+    },
+    consumeNow(actor, limitClass) {
+      if (limitClass !== 'data') return undefined;
+      const now = deps.clock.now();
+      const slots = windowSlots(actor, limitClass, now);
+      const counts = blocks.takeData(ownerTag(actor), slots, now);
+      return counts && limitState(slots, counts);
     },
     async giveBackAnswer(actor, countedAt) {
       const owner = ownerTag(actor);

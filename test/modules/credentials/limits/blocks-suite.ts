@@ -26,12 +26,24 @@ interface Wave {
   /** How many of the served were AI answers. */
   ai: number;
   refused: AppError[];
+  /** How many of the served were counted without waiting (consumeNow). */
+  fromMemory: number;
 }
 
-/** `n` requests at once, spread over the instances in turn, request i of class `classOf(i)`. */
+/**
+ * `n` requests at once, spread over the instances in turn, request i of class `classOf(i)`, each
+ * counted as the HTTP guard counts it: without waiting when the instance can (consumeNow), else
+ * through consume.
+ */
 async function wave(instances: readonly Limits[], a: Actor, classOf: (i: number) => LimitClass = () => 'data', n = WAVE): Promise<Wave> {
-  const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => instances[i % instances.length]!.consume(a, classOf(i))));
-  const out: Wave = { served: [], ai: 0, refused: [] };
+  let fromMemory = 0;
+  const one = async (limits: Limits, limitClass: LimitClass) => {
+    const now = limits.consumeNow(a, limitClass);
+    if (now) fromMemory += 1;
+    return now ?? limits.consume(a, limitClass);
+  };
+  const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => one(instances[i % instances.length]!, classOf(i))));
+  const out: Wave = { served: [], ai: 0, refused: [], fromMemory };
   for (const [i, r] of results.entries()) {
     if (r.status === 'fulfilled') {
       out.served.push(r.value);
@@ -81,12 +93,14 @@ export function blocksSuite(backend: () => BlocksBackend): void {
     let served = 0;
     let meCalls = 0;
     let blocksSeen = 0;
+    let fromMemory = 0;
     let lowestSoFar = Number.POSITIVE_INFINITY;
     const remaining: number[] = [];
     try {
       for (let w = 0; w < 60; w++) {
         const servedBefore = served;
-        const { served: ok, refused } = await wave([limits], a);
+        const { served: ok, refused, fromMemory: now } = await wave([limits], a);
+        fromMemory += now;
         for (const err of refused) {
           assert.equal(err.code, 'daily_limit');
           assert.equal(err.headers['RateLimit-Remaining'], '0');
@@ -121,6 +135,7 @@ export function blocksSuite(backend: () => BlocksBackend): void {
       assert.equal(served, limit);
       assert.deepEqual(ascending(remaining), range(0, limit - 1), 'each remaining value shown once, none skipped');
       assert.ok(blocksSeen > 0, 'busy traffic was counted in blocks');
+      assert.ok(fromMemory > 0, 'requests were counted from a block without waiting');
     } finally {
       await limits.close();
     }
