@@ -47,7 +47,8 @@ const performOptions = (options: AdmitOptions): PerformOptions => ({
 
 /**
  * Admits `operationId` for the request's caller, or throws the refusal: the scope challenge for a
- * missing scope, the kernel's AppError (counted, its limits on it) for anything else.
+ * missing scope, the kernel's AppError (counted, its limits on it) for anything else. Admitted
+ * without waiting when it can be (admitNow).
  */
 export async function admit(
   ctx: AppContext,
@@ -56,6 +57,8 @@ export async function admit(
   operationId: OperationId,
   options: AdmitOptions,
 ): Promise<Admission> {
+  const now = admitNow(ctx, request, reply, operationId, options);
+  if (now) return now;
   let admission: Admission;
   try {
     admission = await ctx.performer.admit(request.actor!, operationId, performOptions(options));

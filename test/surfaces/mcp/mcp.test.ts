@@ -243,15 +243,18 @@ describe('the HTTP layer', () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     assert.equal((await post(message, { ...auth, origin: 'http://evil.example' })).status, 403);
     // fetch never sends a Host of its own choosing; node:http does, as a rebound browser would.
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth, host: 'evil.example:80' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
+    // Twice: the second answer comes from the check kept per Host value.
+    for (const _ of [1, 2]) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth, host: 'evil.example:80' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(message));
       });
-      req.on('error', reject);
-      req.end(JSON.stringify(message));
-    });
-    assert.equal(status, 403);
+      assert.equal(status, 403);
+    }
     assert.equal((await post(message, { ...auth, origin: 'http://council.test' })).status, 200);
   });
 
