@@ -57,8 +57,17 @@ export async function admit(
   operationId: OperationId,
   options: AdmitOptions,
 ): Promise<Admission> {
-  const now = admitNow(ctx, request, reply, operationId, options);
-  if (now) return now;
+  return admitNow(ctx, request, reply, operationId, options) ?? admitWaiting(ctx, request, reply, operationId, options);
+}
+
+/** admit's path that waits (the store counts, or a refusal): for a caller that tried admitNow already. */
+export async function admitWaiting(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operationId: OperationId,
+  options: AdmitOptions,
+): Promise<Admission> {
   let admission: Admission;
   try {
     admission = await ctx.performer.admit(request.actor!, operationId, performOptions(options));

@@ -12,7 +12,7 @@ import type { LimitState } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission } from '../../kernel/perform.ts';
 import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
-import { admit, admitNow } from './admit.ts';
+import { admitNow, admitWaiting } from './admit.ts';
 import { queryRefusalOf } from './body-parsers.ts';
 import { clientIp } from './client-ip.ts';
 import { writeMethods } from './route.ts';
@@ -193,13 +193,13 @@ export interface GuardSteps {
  * in the same turn.
  */
 export function admitOperation(ctx: AppContext, operationId: OperationId, options: GuardOptions, steps: GuardSteps = {}) {
-  const call = Object.freeze({ surface: options.name });
+  const fixed = Object.freeze({ call: Object.freeze({ surface: options.name }), resource: options.surface });
+  // Only a step before the limits depends on the request; without one the options are the route's own.
+  const optionsOf = steps.beforeLimits
+    ? (request: FastifyRequest, reply: FastifyReply) => ({ ...fixed, beforeLimits: () => steps.beforeLimits!(request, reply) })
+    : () => fixed;
   return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
-    const admitOptions = {
-      call,
-      resource: options.surface,
-      ...(steps.beforeLimits ? { beforeLimits: () => steps.beforeLimits!(request, reply) } : {}),
-    };
+    const admitOptions = optionsOf(request, reply);
     let admitted: Admission | undefined;
     try {
       admitted = admitNow(ctx, request, reply, operationId, admitOptions);
@@ -208,6 +208,6 @@ export function admitOperation(ctx: AppContext, operationId: OperationId, option
       return;
     }
     if (admitted) done();
-    else admit(ctx, request, reply, operationId, admitOptions).then(() => done(), done);
+    else admitWaiting(ctx, request, reply, operationId, admitOptions).then(() => done(), done);
   };
 }
