@@ -61,8 +61,8 @@ export async function storedCounts(databaseUrl: string, accountIds: readonly str
   await client.connect();
   try {
     const { rows } = await client.query<{ id: string; key: string; n: string }>(
-      `select split_part(key, ':', 2) as id, key, count::text as n from credential_usage_counters
-        where key like 'account:%:day:%' and split_part(key, ':', 2) = any ($1::text[])`,
+      `select split_part(key, ':', 2) as id, key, requests::text as n from credential_usage_days
+        where key like 'account:%' and split_part(key, ':', 2) = any ($1::text[])`,
       [accountIds],
     );
     const byId = new Map(accountIds.map((id) => [id, new Map<string, number>()]));

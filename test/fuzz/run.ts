@@ -14,7 +14,7 @@ import { type FuzzRequest, generate, routesFromTree, type Target } from './gener
  * of refusals, stored idempotent answers of 4xx replies, and instances' cache peers. Every other
  * table must hold the same rows after the run.
  */
-const bookkeeping = new Set(['credential_usage_counters', 'idempotency_keys', 'security_log', 'cache_peers', 'schema_migrations']);
+const bookkeeping = new Set(['credential_usage_days', 'idempotency_keys', 'security_log', 'cache_peers', 'schema_migrations']);
 /** Columns any authenticated request updates (when a credential was last used). */
 const usageColumns = ['last_used_at'];
 

@@ -217,7 +217,7 @@ test('a nested query makes one SQL statement per level, however many records it 
   await recordingStatements(h, async (statements) => {
     // Public-record reads only (the limit counters are not part of the query).
     const publicReads = () =>
-      statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_counters/.test(s));
+      statements.filter((s) => /\b(matters|roll_calls|votes|people|meetings|matter_sponsors|matter_actions)\b/.test(s) && !/credential_usage_days/.test(s));
     const query = `{ rollCalls(limit: 20) { data { id votes { personId value person { name committees { bodyName } } }
       matter { recordNumber sponsors { name person { ward } } actions { name meeting { id bodyName } } } } } }`;
     const d = await data(query);

@@ -1,15 +1,16 @@
-// Counters in PostgreSQL (table credential_usage_counters, migration 0040). A request or block is
-// counted by the conditional upserts of its windows, and what it counted is given back when a
-// later window refuses, inside one statement (migration 0071's rules, done per request by the
-// batch function of migration 0232); credential_limits_release gives back a block's unused units.
+// Counters in PostgreSQL: one row per owner and UTC day holding the day's requests, its AI answers
+// and the current minute's requests (table credential_usage_days, migration 0233). A request or
+// block is counted in all its windows by one conditional upsert of that row, or refused by it with
+// nothing counted (credential_limits_count_batch, 0233); a block's unused units go back with one
+// update of the same row.
 //
 // Counting is batched: one statement at a time per instance, and the calls that arrive while it
-// runs go together in the next one (credential_limits_consume_batch, migrations 0215 and 0232), each counted
-// as if alone and in its order of arrival. Every request is still counted in the store before it
-// is answered (exact across instances), but many light callers no longer cost a statement, a
-// round trip and a commit each: a public API's traffic of many owners was bound by them. A batch
-// serves many requests, so it runs under a budget of its own (kernel/db-budget.ts), taking its
-// turns on the request pool as one caller ('limits'), not under the request that happened to send it.
+// runs go together in the next one (migrations 0215 and 0233), each counted as if alone and in its
+// order of arrival. Every request is still counted in the store before it is answered (exact across
+// instances), but many light callers no longer cost a statement, a round trip and a commit each: a
+// public API's traffic of many owners was bound by them. A batch serves many requests, so it runs
+// under a budget of its own (kernel/db-budget.ts), taking its turns on the request pool as one
+// caller ('limits'), not under the request that happened to send it.
 //
 // Counting commits asynchronously (kernel/db.ts `asyncCommit`, which says what a crash of the
 // server may lose): a light owner's request waited for the WAL flush before its answer, 0.4 ms on a
@@ -20,7 +21,7 @@ import { type Kysely, sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DbBudget, DEFAULT_REQUEST_DB_BUDGET_MS, withBudget } from '../../../kernel/db-budget.ts';
 import { asyncCommit, preparedStatement } from '../../../kernel/db.ts';
-import type { WindowSlot } from './policy.ts';
+import { type WindowSlot, windowOrder } from './policy.ts';
 import type { CounterStore } from './store.ts';
 
 /** How often one instance deletes counters of buckets that have ended. */
@@ -36,6 +37,43 @@ interface Pending {
   reject(err: unknown): void;
 }
 
+/** A call's row and the figures the counting function takes, in `windowOrder` (day, ai, minute). */
+interface Row {
+  /** `owner:YYYY-MM-DD`, the owner's row of the day. */
+  key: string;
+  /** The epoch minute of the minute window. */
+  minute: number;
+  /** The day's end (ISO 8601), when the row expires. */
+  expires: string;
+  limits: number[];
+  counted: boolean[];
+}
+
+const rowsOfSlots = new WeakMap<readonly WindowSlot[], { day: string; minute: number; expires: string; limits: number[]; counted: boolean[] }>();
+
+/**
+ * The row of an owner's slots. The figures are kept per slots array (policy.ts reuses one for a
+ * second of the clock), so a request only builds its key.
+ */
+function rowOf(owner: string, slots: readonly WindowSlot[]): Row {
+  let figures = rowsOfSlots.get(slots);
+  if (!figures) {
+    if (slots.length !== windowOrder.length || slots.some((s, i) => s.window !== windowOrder[i])) {
+      throw new Error(`the limit windows must come as ${windowOrder.join(', ')}; got ${slots.map((s) => s.window).join(', ')}`);
+    }
+    const [day, , minute] = slots as [WindowSlot, WindowSlot, WindowSlot];
+    figures = {
+      day: day.bucket.slice('day:'.length),
+      minute: Math.floor(minute.endsAt.getTime() / 60_000) - 1,
+      expires: day.endsAt.toISOString(),
+      limits: slots.map((s) => s.limit),
+      counted: slots.map((s) => s.counted),
+    };
+    rowsOfSlots.set(slots, figures);
+  }
+  return { key: `${owner}:${figures.day}`, minute: figures.minute, expires: figures.expires, limits: figures.limits, counted: figures.counted };
+}
+
 export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs = DEFAULT_REQUEST_DB_BUDGET_MS): CounterStore {
   let lastSweep = Number.NEGATIVE_INFINITY;
   let sweeping: Promise<void> | null = null;
@@ -44,7 +82,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
   function maybeSweep(now: Date): void {
     if (sweeping || now.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
     lastSweep = now.getTime();
-    sweeping = sql`delete from credential_usage_counters where expires_at < ${now.toISOString()}::timestamptz`
+    sweeping = sql`delete from credential_usage_days where expires_at < ${now.toISOString()}::timestamptz`
       .execute(db)
       .then(
         () => {},
@@ -54,8 +92,6 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
         sweeping = null;
       });
   }
-
-  const keys = (owner: string, slots: readonly WindowSlot[]) => slots.map((s) => `${owner}:${s.bucket}`);
 
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
@@ -76,29 +112,29 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
   }
 
   async function countBatch(batch: Pending[]): Promise<void> {
-    // Owners in a fixed order (and each owner's calls in their order of arrival, the sort being
-    // stable): every batch locks counter rows in the same order, so two instances never deadlock.
-    const order = batch.map((_, i) => i).sort((x, y) => (batch[x]!.owner < batch[y]!.owner ? -1 : batch[x]!.owner > batch[y]!.owner ? 1 : x - y));
-    const width = batch[0]!.slots.length;
-    if (batch.some((p) => p.slots.length !== width)) throw new Error('limit windows differ within one batch');
+    // Calls in a fixed order of their rows (and each row's calls in their order of arrival, the sort
+    // being stable): every batch locks counter rows in the same order, so two instances never deadlock.
+    const rows = batch.map((p) => rowOf(p.owner, p.slots));
+    const order = batch.map((_, i) => i).sort((x, y) => (rows[x]!.key < rows[y]!.key ? -1 : rows[x]!.key > rows[y]!.key ? 1 : x - y));
     const sorted = order.map((i) => batch[i]!);
+    const at = order.map((i) => rows[i]!);
     // One text whatever the batch (its parts are arrays), so a named prepared statement: parsed
     // and planned once per connection rather than with every batch.
-    const { rows } = await sql<{
+    const { rows: counted } = await sql<{
       ord: number;
       refused: number;
       counts: number[];
     }>`select ${preparedStatement} ord, refused, counts, ${asyncCommit()} as commit_mode
-      from credential_limits_consume_batch(
-        ${sorted.flatMap((p) => keys(p.owner, p.slots))}::text[],
-        ${sorted.flatMap((p) => p.slots.map((s) => s.limit))}::integer[],
-        ${sorted.flatMap((p) => p.slots.map((s) => s.counted))}::boolean[],
-        ${sorted.flatMap((p) => p.slots.map((s) => s.endsAt.toISOString()))}::timestamptz[],
-        ${sorted.map((p) => p.amount)}::integer[],
-        ${width}::integer
+      from credential_limits_count_batch(
+        ${at.map((r) => r.key)}::text[],
+        ${at.map((r) => r.minute)}::integer[],
+        ${at.map((r) => r.expires)}::timestamptz[],
+        ${at.flatMap((r) => r.limits)}::integer[],
+        ${at.flatMap((r) => r.counted)}::boolean[],
+        ${sorted.map((p) => p.amount)}::integer[]
       )`.execute(db);
-    if (rows.length !== sorted.length) throw new Error(`the limit counters answered ${rows.length} of ${sorted.length} calls`);
-    for (const row of rows) sorted[row.ord - 1]!.resolve({ refused: row.refused - 1, counts: row.counts });
+    if (counted.length !== sorted.length) throw new Error(`the limit counters answered ${counted.length} of ${sorted.length} calls`);
+    for (const row of counted) sorted[row.ord - 1]!.resolve({ refused: row.refused - 1, counts: row.counts });
   }
 
   return {
@@ -111,14 +147,21 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
       return counted;
     },
     async release(owner, slots, amounts) {
-      await sql`select credential_limits_release(${keys(owner, slots)}::text[], ${[...amounts]}::integer[]), ${asyncCommit()} as commit_mode`.execute(db);
+      const { key, minute } = rowOf(owner, slots);
+      const [day = 0, ai = 0, ofMinute = 0] = amounts;
+      await sql`update credential_usage_days set
+          requests = greatest(requests - ${day}::integer, 0),
+          ai = greatest(ai - ${ai}::integer, 0),
+          minute_count = case when minute = ${minute}::integer then greatest(minute_count - ${ofMinute}::integer, 0) else minute_count end
+        where key = ${key}
+        returning ${asyncCommit()} as commit_mode`.execute(db);
     },
     async read(owner, slots) {
-      const list = keys(owner, slots);
-      const { rows } = await sql<{ key: string; count: number }>`
-        select key, count from credential_usage_counters where key = any (${list}::text[])`.execute(db);
-      const byKey = new Map(rows.map((r) => [r.key, r.count]));
-      return list.map((k) => byKey.get(k) ?? 0);
+      const { key, minute } = rowOf(owner, slots);
+      const { rows } = await sql<{ counts: number[] }>`
+        select array[requests, ai, case when minute = ${minute}::integer then minute_count else 0 end] as counts
+        from credential_usage_days where key = ${key}`.execute(db);
+      return rows[0]?.counts ?? [0, 0, 0];
     },
     async close() {
       while (running) await running;
