@@ -17,9 +17,12 @@ export function tsQuery(q: string): RawBuilder<unknown> {
   return sql`(to_tsquery('english', ${text}) || to_tsquery('simple', ${text}))`;
 }
 
-/** A relevance expression typed as real, so cursor values compare exactly with it. */
-export function rank(searchColumn: string, q: string, boost?: RawBuilder<boolean>): RawBuilder<number> {
-  const base = sql`ts_rank(${sql.ref(searchColumn)}, ${tsQuery(q)})`;
+/**
+ * A relevance expression typed as real, so cursor values compare exactly with it. `query` is the
+ * tsquery when it is at hand already parsed (a search walking the postings), else `q`'s.
+ */
+export function rank(searchColumn: string, q: string, boost?: RawBuilder<boolean>, query: RawBuilder<unknown> = tsQuery(q)): RawBuilder<number> {
+  const base = sql`ts_rank(${sql.ref(searchColumn)}, ${query})`;
   return boost ? sql<number>`cast(${base} + case when ${boost} then 10 else 0 end as real)` : sql<number>`cast(${base} as real)`;
 }
 

@@ -11,7 +11,7 @@ import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
 import { bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
-import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan, recordNumberPattern } from './repo-matters.ts';
+import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan, preparedSearch, recordNumberPattern } from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
@@ -69,7 +69,8 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         const page = async () => {
           const postings = sort === 'relevance' && q.q !== undefined ? await postingsFor(q.q) : null;
           const qb = matterListQuery(db, filters, sort, undefined, postings);
-          if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+          if (parts.length === 0)
+            return paginate(preparedSearch(filters, postings) ? qb.modifyFront(preparedStatement) : qb, matterSortPlan(sort), q, p.presentMatter);
           // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
           // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
           const unfiltered = Object.values(filters).every((v) => v === undefined);

@@ -46,8 +46,9 @@ async function searchStatements(t: TestContext, run: () => Promise<unknown>): Pr
   return recordingStatements(t, async (statements) => {
     await run();
     // The statements that read matters for a search (not the parse of a query's text that plans
-    // its walk, search-postings.ts, done once per text).
-    return statements.filter((s) => (s.includes('to_tsquery') && s.includes('matters')) || s.includes('lower(')).length;
+    // its walk, search-postings.ts, done once per text): a text query parsed in the statement, or
+    // taken parsed (`::tsquery`) by a walk of the postings.
+    return statements.filter((s) => (s.includes('tsquery') && s.includes('matters')) || s.includes('lower(')).length;
   });
 }
 

@@ -124,7 +124,10 @@ test('walking the postings gives the same answer whichever requirement is walked
     const { rows } = await sql<{ t: string }>`select ${tsQuery(q)}::text as t`.execute(t.ctx.db);
     const tree = parseTsquery(rows[0]!.t);
     for (const walk of tree ? requirementsOf(tree) : []) {
-      const got = await matterListQuery(t.ctx.db, { q }, 'relevance', undefined, { walk }).orderBy('m.rank', 'desc').orderBy('m.id').execute();
+      const got = await matterListQuery(t.ctx.db, { q }, 'relevance', undefined, { walk, tsquery: rows[0]!.t })
+        .orderBy('m.rank', 'desc')
+        .orderBy('m.id')
+        .execute();
       assert.deepEqual(
         got.map((r: { id: string }) => r.id),
         expected,

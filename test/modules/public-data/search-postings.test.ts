@@ -41,8 +41,8 @@ test('the walk is the requirement fewest matters hold; nothing required is no pl
     ['speed', 8686],
     ['hump', 5054],
   ]);
-  assert.deepEqual(planFor([['speed'], ['hump', 'humps']], counts), { walk: ['hump', 'humps'] });
-  assert.equal(planFor([], counts), null);
+  assert.deepEqual(planFor([['speed'], ['hump', 'humps']], counts, "'speed' & 'hump'"), { walk: ['hump', 'humps'], tsquery: "'speed' & 'hump'" });
+  assert.equal(planFor([], counts, ''), null);
 });
 
 let t: TestContext;
