@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import { preparedSearch } from '../../../src/modules/public-data/repo-matters.ts';
 import { parseTsquery, planFor, requirementsOf } from '../../../src/modules/public-data/search-postings.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 
@@ -43,6 +44,23 @@ test('the walk is the requirement fewest matters hold; nothing required is no pl
   ]);
   assert.deepEqual(planFor([['speed'], ['hump', 'humps']], counts, "'speed' & 'hump'"), { walk: ['hump', 'humps'], tsquery: "'speed' & 'hump'" });
   assert.equal(planFor([], counts, ''), null);
+});
+
+test('only the common search is prepared: a walk of at most four lexemes, no filter but updated_since', () => {
+  // Each prepared text is a statement kept on every pooled connection, so the texts must stay few
+  // whatever callers send (repo-matters.ts preparedSearch).
+  const plan = (walk: string[]) => ({ walk, tsquery: "'x'" });
+  assert.equal(preparedSearch({ q: 'speed humps' }, plan(['hump', 'humps'])), true);
+  assert.equal(preparedSearch({ q: 'speed humps', updatedSince: '2026-01-01T00:00:00Z' }, plan(['speed'])), true);
+  assert.equal(preparedSearch({ q: 'a or b or c or d' }, plan(['a', 'b', 'c', 'd'])), true);
+  assert.equal(preparedSearch({ q: 'a or b or c or d or e' }, plan(['a', 'b', 'c', 'd', 'e'])), false);
+  for (const filter of ['type', 'status', 'sponsor', 'body', 'introducedFrom', 'introducedTo']) {
+    assert.equal(preparedSearch({ q: 'speed humps', [filter]: 'x' }, plan(['speed'])), false, filter);
+  }
+  // No plan (nothing required), or a record number (found by its own index): not a walk.
+  assert.equal(preparedSearch({ q: '-budget' }, null), false);
+  assert.equal(preparedSearch({ q: 'O2023-0001234' }, plan(['o2023'])), false);
+  assert.equal(preparedSearch({}, plan(['speed'])), false);
 });
 
 let t: TestContext;
