@@ -41,7 +41,7 @@ function serve(dataDir: string, port: number): { child: ChildProcess; lines: Asy
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
-  return { child, lines: createInterface({ input: child.stdout! }), exit: new Promise((resolve) => child.once('exit', resolve)) };
+  return { child, lines: createInterface({ input: child.stdout! }), exit: new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code))) };
 }
 
 /** Serves until ready (the sample loaded), then stops with SIGTERM; the lines it logged. */
@@ -94,7 +94,11 @@ test('killed mid-way through the first load, the next start completes it: the ta
 
   const first = serve(killed, await freePort());
   let cutAt = '';
+  // The last lines the first start logged, to say why it ended if it was not cut.
+  const last: string[] = [];
   for await (const line of first.lines) {
+    last.push(line);
+    if (last.length > 20) last.shift();
     if (/loaded the bundled Chicago sample/.test(line)) break;
     // The eLMS part is in, campaign finance is starting: kill it here.
     if (/campaign_finance: sync started/.test(line)) {
@@ -103,8 +107,8 @@ test('killed mid-way through the first load, the next start completes it: the ta
     }
   }
   first.child.kill('SIGKILL');
-  await first.exit;
-  assert.ok(cutAt, 'the load was cut before it finished');
+  const ended = await first.exit;
+  assert.ok(cutAt, `the load was cut before it finished; the first start ended (${String(ended)}) after logging:\n${last.join('\n')}`);
   const half = await tables(killed);
   assert.ok(Number.parseInt(half.get('matters') ?? '0', 10) > 0, 'the first part was loaded');
 
