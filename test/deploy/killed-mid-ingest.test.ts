@@ -15,7 +15,6 @@ import { after, test } from 'node:test';
 import { createContext } from '../../src/context.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { freshDatabase } from '../helpers/context.ts';
-import { freePort } from '../helpers/free-port.ts';
 import { tableChecksums } from '../helpers/table-checksums.ts';
 import { until } from '../helpers/service.ts';
 
@@ -34,23 +33,33 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function serve(dataDir: string, port: number): { child: ChildProcess; lines: AsyncIterable<string>; exit: Promise<unknown> } {
+// Each start listens on a port the system picks when it listens (PORT=0) and logs its address: a
+// port probed free beforehand could be taken by another test's connection during the minute or more
+// a loaded machine spends migrating a fresh database before the service listens.
+function serve(dataDir: string): { child: ChildProcess; lines: AsyncIterable<string>; exit: Promise<unknown> } {
   const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOAD_SAMPLE: 'true' },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOAD_SAMPLE: 'true' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
-  return { child, lines: createInterface({ input: child.stdout! }), exit: new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code))) };
+  return {
+    child,
+    lines: createInterface({ input: child.stdout! }),
+    exit: new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code))),
+  };
 }
 
 /** Serves until ready (the sample loaded), then stops with SIGTERM; the lines it logged. */
 async function startAndStop(dataDir: string): Promise<string[]> {
-  const port = await freePort();
-  const s = serve(dataDir, port);
+  const s = serve(dataDir);
   const logged: string[] = [];
+  let url: string | undefined;
   void (async () => {
-    for await (const line of s.lines) logged.push(line);
+    for await (const line of s.lines) {
+      logged.push(line);
+      if (url === undefined && line.includes('Council Tracker is serving')) url = (JSON.parse(line) as { url: string }).url;
+    }
   })();
   let exited = false;
   void s.exit.then(() => {
@@ -61,7 +70,8 @@ async function startAndStop(dataDir: string): Promise<string[]> {
     async () => {
       // A start that fails says so at once rather than after the wait.
       assert.equal(exited, false, 'the service exited before it was ready');
-      const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      if (url === undefined) return undefined;
+      const status = await fetch(`${url}/ready`).then(
         (r) => r.status,
         () => 0,
       );
@@ -92,7 +102,7 @@ test('killed mid-way through the first load, the next start completes it: the ta
   const clean = await freshDatabase({ sample: true });
   dirs.push(killed, clean.env.DATA_DIR!);
 
-  const first = serve(killed, await freePort());
+  const first = serve(killed);
   let cutAt = '';
   // The last lines the first start logged, to say why it ended if it was not cut.
   const last: string[] = [];
