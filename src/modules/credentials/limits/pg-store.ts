@@ -37,10 +37,10 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** A call's row and the figures the counting function takes, in `windowOrder` (day, ai, minute). */
-interface Row {
-  /** `owner:YYYY-MM-DD`, the owner's row of the day. */
-  key: string;
+/** What a call's row takes from its slots, in `windowOrder` (day, ai, minute). */
+interface Figures {
+  /** The UTC date of the day window: the row's key is `owner:YYYY-MM-DD`. */
+  day: string;
   /** The epoch minute of the minute window. */
   minute: number;
   /** The day's end (ISO 8601), when the row expires. */
@@ -49,14 +49,11 @@ interface Row {
   counted: boolean[];
 }
 
-const rowsOfSlots = new WeakMap<readonly WindowSlot[], { day: string; minute: number; expires: string; limits: number[]; counted: boolean[] }>();
+const figuresOfSlots = new WeakMap<readonly WindowSlot[], Figures>();
 
-/**
- * The row of an owner's slots. The figures are kept per slots array (policy.ts reuses one for a
- * second of the clock), so a request only builds its key.
- */
-function rowOf(owner: string, slots: readonly WindowSlot[]): Row {
-  let figures = rowsOfSlots.get(slots);
+/** The figures of a set of slots, kept per slots array (policy.ts reuses one for a second of the clock). */
+function figuresOf(slots: readonly WindowSlot[]): Figures {
+  let figures = figuresOfSlots.get(slots);
   if (!figures) {
     if (slots.length !== windowOrder.length || slots.some((s, i) => s.window !== windowOrder[i])) {
       throw new Error(`the limit windows must come as ${windowOrder.join(', ')}; got ${slots.map((s) => s.window).join(', ')}`);
@@ -69,10 +66,13 @@ function rowOf(owner: string, slots: readonly WindowSlot[]): Row {
       limits: slots.map((s) => s.limit),
       counted: slots.map((s) => s.counted),
     };
-    rowsOfSlots.set(slots, figures);
+    figuresOfSlots.set(slots, figures);
   }
-  return { key: `${owner}:${figures.day}`, minute: figures.minute, expires: figures.expires, limits: figures.limits, counted: figures.counted };
+  return figures;
 }
+
+/** The owner's row of the day. */
+const rowKey = (owner: string, figures: Figures) => `${owner}:${figures.day}`;
 
 export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs = DEFAULT_REQUEST_DB_BUDGET_MS): CounterStore {
   let lastSweep = Number.NEGATIVE_INFINITY;
@@ -114,10 +114,11 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
   async function countBatch(batch: Pending[]): Promise<void> {
     // Calls in a fixed order of their rows (and each row's calls in their order of arrival, the sort
     // being stable): every batch locks counter rows in the same order, so two instances never deadlock.
-    const rows = batch.map((p) => rowOf(p.owner, p.slots));
-    const order = batch.map((_, i) => i).sort((x, y) => (rows[x]!.key < rows[y]!.key ? -1 : rows[x]!.key > rows[y]!.key ? 1 : x - y));
+    const figures = batch.map((p) => figuresOf(p.slots));
+    const keys = batch.map((p, i) => rowKey(p.owner, figures[i]!));
+    const order = batch.map((_, i) => i).sort((x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : x - y));
     const sorted = order.map((i) => batch[i]!);
-    const at = order.map((i) => rows[i]!);
+    const at = order.map((i) => figures[i]!);
     // One text whatever the batch (its parts are arrays), so a named prepared statement: parsed
     // and planned once per connection rather than with every batch.
     const { rows: counted } = await sql<{
@@ -126,7 +127,7 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
       counts: number[];
     }>`select ${preparedStatement} ord, refused, counts, ${asyncCommit()} as commit_mode
       from credential_limits_count_batch(
-        ${at.map((r) => r.key)}::text[],
+        ${order.map((i) => keys[i]!)}::text[],
         ${at.map((r) => r.minute)}::integer[],
         ${at.map((r) => r.expires)}::timestamptz[],
         ${at.flatMap((r) => r.limits)}::integer[],
@@ -147,7 +148,8 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
       return counted;
     },
     async release(owner, slots, amounts) {
-      const { key, minute } = rowOf(owner, slots);
+      const figures = figuresOf(slots);
+      const [key, minute] = [rowKey(owner, figures), figures.minute];
       const [day = 0, ai = 0, ofMinute = 0] = amounts;
       await sql`update credential_usage_days set
           requests = greatest(requests - ${day}::integer, 0),
@@ -157,7 +159,8 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
         returning ${asyncCommit()} as commit_mode`.execute(db);
     },
     async read(owner, slots) {
-      const { key, minute } = rowOf(owner, slots);
+      const figures = figuresOf(slots);
+      const [key, minute] = [rowKey(owner, figures), figures.minute];
       const { rows } = await sql<{ counts: number[] }>`
         select array[requests, ai, case when minute = ${minute}::integer then minute_count else 0 end] as counts
         from credential_usage_days where key = ${key}`.execute(db);
