@@ -11,7 +11,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { LimitState } from '../../kernel/limit-state.ts';
 import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission } from '../../kernel/perform.ts';
-import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError } from '../../modules/credentials/index.ts';
+import { resourceMetadataUrl as metadataUrl, type Surface, unauthorizedError, type VerifyInput } from '../../modules/credentials/index.ts';
 import { admitNow, admitWaiting } from './admit.ts';
 import { queryRefusalOf } from './body-parsers.ts';
 import { clientIp } from './client-ip.ts';
@@ -97,12 +97,17 @@ export interface SessionAuth {
   csrfValid(request: FastifyRequest): boolean;
 }
 
+/** What the credential check reads of a request: the value, the caller's address when needed, the surface, the connection. */
+function verifyInput(ctx: AppContext, request: FastifyRequest, token: string, options: GuardOptions): VerifyInput {
+  return { token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface, connection: request.raw.socket };
+}
+
 /** Gate 1: who is calling. A Bearer credential (or X-API-Key on v1), else a signed-in session. */
 export async function authenticate(ctx: AppContext, request: FastifyRequest, options: GuardOptions): Promise<Actor> {
   const token = presentedCredential(request, options.allowApiKeyHeader);
   if (token === '') throw unauthorized(ctx, options.surface, 'The Authorization header must be "Bearer <key>".');
   if (token !== null) {
-    return ctx.services.credentials.verify({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface });
+    return ctx.services.credentials.verify(verifyInput(ctx, request, token, options));
   }
   const session = options.sessions
     ? await options.sessions.actor(request, (actor) => {
@@ -130,7 +135,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, opt
 function authenticateNow(ctx: AppContext, request: FastifyRequest, options: GuardOptions): Actor | undefined {
   const token = presentedCredential(request, options.allowApiKeyHeader);
   if (!token) return undefined;
-  return ctx.services.credentials.verifyNow({ token, ip: () => clientIp(request, ctx.config.trustProxy), surface: options.surface });
+  return ctx.services.credentials.verifyNow(verifyInput(ctx, request, token, options));
 }
 
 /** Ends a callback-style hook: `step` done, or its error passed on. */

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError, normalizeError } from '../../kernel/errors.ts';
-import { type LimitState, limitHeaders } from '../../kernel/limit-state.ts';
+import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
 
 export type ErrorRenderer = (err: AppError) => unknown;
 
@@ -87,7 +87,7 @@ async function giveBackUnanswered(ctx: AppContext, request: FastifyRequest): Pro
 }
 
 export function sendError(reply: FastifyReply, err: AppError, render: ErrorRenderer, limits: LimitState | null = null): FastifyReply {
-  if (limits) reply.headers(limitHeaders(limits));
+  if (limits) setLimitHeaders(reply, limits);
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
   // An error is about this request and this caller: no shared cache keeps it.
   reply.header('Cache-Control', 'private, no-store');

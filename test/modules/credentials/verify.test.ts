@@ -220,3 +220,28 @@ describe('last used', () => {
     assert.equal(now(), actor);
   });
 });
+
+describe('the connection a value comes on', () => {
+  test('each value presented on one connection is checked as itself, however many came before it', async () => {
+    const [a, b] = [await makeAccount(t), await makeAccount(t)];
+    const first = await keys().create({ accountId: a.id, name: 'one', scopes: ['public.read'] });
+    const second = await keys().create({ accountId: b.id, name: 'two', scopes: ['public.read'] });
+    const connection = {};
+    const on = (token: string) => t.ctx.services.credentials.verify({ token, ip: '198.51.100.10', surface: 'api', connection });
+    assert.equal((await on(first.key)).account.id, a.id);
+    assert.equal((await on(first.key)).account.id, a.id);
+    assert.equal((await on(second.key)).account.id, b.id);
+    assert.equal((await on(first.key)).account.id, a.id);
+    // One character off the value the connection presented last is another value: not valid.
+    const last = first.key.at(-1) === 'a' ? 'b' : 'a';
+    await rejectsWith(on(`${first.key.slice(0, -1)}${last}`), 'unauthorized', /not valid/);
+    await keys().revoke(operator, { id: second.id });
+    await on(second.key).then(
+      () => assert.fail('a revoked key was accepted on a connection that presented it before'),
+      (err: AppError) => assert.match(err.message, /revoked/),
+    );
+    // The same values on another connection, or on none, are checked the same.
+    assert.equal((await t.ctx.services.credentials.verify({ token: first.key, ip: '198.51.100.10', surface: 'api', connection: {} })).account.id, a.id);
+    await rejectsWith(verify(second.key), 'unauthorized', /revoked/);
+  });
+});
