@@ -131,12 +131,18 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
    * counts − size; counts taken after it are higher (the store orders the calls).
    */
   function asUsed(counts: readonly number[], hot: Hot, key: string): number[] {
-    const out = [...counts];
-    for (const block of [hot.block, hot.next]) {
-      if (!block || block.key !== key || block.unused === 0) continue;
-      for (const [i, c] of counts.entries()) if (block.slots[i]!.counted && c > block.counts[i]! - block.size) out[i] = Math.max(0, out[i]! - block.unused);
-    }
+    const out = counts.slice();
+    lessUnused(out, counts, hot.block, key);
+    lessUnused(out, counts, hot.next, key);
     return out;
+  }
+
+  /** `out` less the block's unused units, in the windows where `counts` already hold the block (asUsed). */
+  function lessUnused(out: number[], counts: readonly number[], block: Block | null, key: string): void {
+    if (!block || block.key !== key || block.unused === 0) return;
+    for (let i = 0; i < counts.length; i++) {
+      if (block.slots[i]!.counted && counts[i]! > block.counts[i]! - block.size) out[i] = Math.max(0, out[i]! - block.unused);
+    }
   }
 
   /** Takes the block away from the owner and gives its unused units back to the store. */
@@ -253,8 +259,10 @@ export function createBlocks(store: CounterStore, clock: Clock, log: FastifyBase
     takeData(owner, slots, now) {
       const hot = hots.get(owner);
       const block = hot?.block;
+      // An owner without a block (every light owner) is told so before any key is made.
+      if (!hot || !block || block.unused === 0) return undefined;
       const key = blockKey(slots);
-      if (!hot || !block || block.key !== key || block.unused === 0) return undefined;
+      if (block.key !== key) return undefined;
       const at = now.getTime();
       hot.lastSeen = Math.max(hot.lastSeen, at);
       return serve(hot, block, owner, slots, now, key, hit(owner, at)).counts;
