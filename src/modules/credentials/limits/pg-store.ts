@@ -45,8 +45,9 @@ interface Figures {
   minute: number;
   /** The day's end (ISO 8601), when the row expires. */
   expires: string;
-  limits: number[];
-  counted: boolean[];
+  /** The limits and whether each window counts, in `windowOrder`, as array literal elements. */
+  limits: string;
+  counted: string;
 }
 
 const figuresOfSlots = new WeakMap<readonly WindowSlot[], Figures>();
@@ -63,8 +64,8 @@ function figuresOf(slots: readonly WindowSlot[]): Figures {
       day: day.bucket.slice('day:'.length),
       minute: Math.floor(minute.endsAt.getTime() / 60_000) - 1,
       expires: day.endsAt.toISOString(),
-      limits: slots.map((s) => s.limit),
-      counted: slots.map((s) => s.counted),
+      limits: slots.map((s) => integer(s.limit)).join(','),
+      counted: slots.map((s) => (s.counted ? 't' : 'f')).join(','),
     };
     figuresOfSlots.set(slots, figures);
   }
@@ -73,6 +74,21 @@ function figuresOf(slots: readonly WindowSlot[]): Figures {
 
 /** The owner's row of the day. */
 const rowKey = (owner: string, figures: Figures) => `${owner}:${figures.day}`;
+
+/**
+ * The batch's arrays go as PostgreSQL array literals made here (the manual's "Array Value Input"):
+ * the driver quotes and escapes every element of an array it is given, 1.5 µs a counted request
+ * in a profile of 1,000 owners' counting, where a key of letters, digits and `_:.@+-`, a number
+ * or a boolean needs neither. Anything else is quoted as the manual says.
+ */
+function element(text: string): string {
+  return /^[\w:.@+-]+$/.test(text) && !/^null$/i.test(text) ? text : `"${text.replace(/[\\"]/g, '\\$&')}"`;
+}
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`a limit figure must be an integer; got ${n}`);
+  return String(n);
+}
+const literal = (elements: readonly string[]) => `{${elements.join(',')}}`;
 
 export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs = DEFAULT_REQUEST_DB_BUDGET_MS): CounterStore {
   let lastSweep = Number.NEGATIVE_INFINITY;
@@ -121,21 +137,24 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     const at = order.map((i) => figures[i]!);
     // One text whatever the batch (its parts are arrays), so a named prepared statement: parsed
     // and planned once per connection rather than with every batch.
+    // The counts come as three integer columns: an integer[] is parsed from its text by the driver.
     const { rows: counted } = await sql<{
       ord: number;
       refused: number;
-      counts: number[];
-    }>`select ${preparedStatement} ord, refused, counts, ${asyncCommit()} as commit_mode
+      day: number;
+      ai: number;
+      minute: number;
+    }>`select ${preparedStatement} ord, refused, counts[1] as day, counts[2] as ai, counts[3] as minute, ${asyncCommit()} as commit_mode
       from credential_limits_count_batch(
-        ${order.map((i) => keys[i]!)}::text[],
-        ${at.map((r) => r.minute)}::integer[],
-        ${at.map((r) => r.expires)}::timestamptz[],
-        ${at.flatMap((r) => r.limits)}::integer[],
-        ${at.flatMap((r) => r.counted)}::boolean[],
-        ${sorted.map((p) => p.amount)}::integer[]
+        ${literal(order.map((i) => element(keys[i]!)))}::text[],
+        ${literal(at.map((r) => integer(r.minute)))}::integer[],
+        ${literal(at.map((r) => element(r.expires)))}::timestamptz[],
+        ${literal(at.map((r) => r.limits))}::integer[],
+        ${literal(at.map((r) => r.counted))}::boolean[],
+        ${literal(sorted.map((p) => integer(p.amount)))}::integer[]
       )`.execute(db);
     if (counted.length !== sorted.length) throw new Error(`the limit counters answered ${counted.length} of ${sorted.length} calls`);
-    for (const row of counted) sorted[row.ord - 1]!.resolve({ refused: row.refused - 1, counts: row.counts });
+    for (const row of counted) sorted[row.ord - 1]!.resolve({ refused: row.refused - 1, counts: [row.day, row.ai, row.minute] });
   }
 
   return {

@@ -147,4 +147,32 @@ describe('limits on PostgreSQL', () => {
       await late.close();
     }
   });
+
+  test('owners whose keys an array literal must quote are counted under their own keys, each apart', async () => {
+    // The counting statement takes its keys as an array literal made by pg-store.ts, which leaves
+    // the service's own ids unquoted; these are quoted and escaped as the manual says.
+    const clock = new ManualClock('2025-03-10T12:00:00Z');
+    const limits = createLimits(database.deps(clock), { redisUrl: null });
+    const odd = [`quote " comma, {brace} back\\slash ${ownerId('q')}`, `NULL ${ownerId('n')}`, `space ${ownerId('s')}`, ownerId('plain')];
+    const owners = odd.map((id) => ({ type: 'account' as const, id }));
+    try {
+      for (let round = 1; round <= 2; round++) {
+        const states = await Promise.all(owners.map((o, i) => limits.consume(actorFor(o, { requestsPerMinute: 10 + i }), 'data')));
+        assert.deepEqual(
+          states.map((s) => s.minute.remaining),
+          owners.map((_, i) => 10 + i - round),
+        );
+      }
+      const { rows } = await sql<{ key: string; requests: number }>`
+        select key, requests from credential_usage_days where key = any(${owners.map((o) => `account:${o.id}:2025-03-10`)}::text[]) order by key`.execute(
+        database.deps(clock).db,
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.key, r.requests]),
+        owners.map((o) => [`account:${o.id}:2025-03-10`, 2]).sort((x, y) => ((x[0] as string) < (y[0] as string) ? -1 : 1)),
+      );
+    } finally {
+      await limits.close();
+    }
+  });
 });
