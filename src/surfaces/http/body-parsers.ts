@@ -39,6 +39,8 @@ function parseUrlEncoded(text: string, caps: UrlEncodedCaps): FormBody {
   for (let i = text.indexOf('&'); i >= 0 && separators < caps.entries; i = text.indexOf('&', i + 1)) separators++;
   if (separators >= caps.entries) throw refuse(`${what} has more than ${caps.entries} ${noun}s.`);
   const out: FormBody = Object.create(null);
+  // Nothing to decode (most requests carry no query): a URLSearchParams made for it cost 1 µs.
+  if (text.length === 0) return out;
   for (const [name, value] of new URLSearchParams(text)) {
     if (name.length > MAX_KEY_LENGTH) throw refuse(`${what} has a ${noun} name longer than ${MAX_KEY_LENGTH} characters.`);
     const prev = out[name];
