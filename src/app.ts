@@ -105,14 +105,21 @@ export function createFastify(ctx: AppContext): FastifyInstance {
   budgetRequests(app, ctx);
   // One cookie parser for every surface (RFC 6265; values URL-decoded).
   void app.register(cookie);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook (every request passes it): no promise to settle per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     // Draining (server.ts): each answer ends its connection, so a balancer that keeps connections
     // open (deploy/haproxy.cfg) sends its next request on a new one, to another instance.
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
     // The JSON APIs check the URL right after authenticating, so their refusal carries the limit
     // headers of an authenticated answer (surfaces/http/guard.ts); every other path is checked here.
-    if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);
+    try {
+      if (!checksUrlItself(request.url)) refuseUnsafeUrl(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   });
   useBodyParsers(app);
   useSecurityHeaders(app, ctx.config);
