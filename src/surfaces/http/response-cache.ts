@@ -65,8 +65,13 @@ export interface ResponseCache {
   begin(request: FastifyRequest, representation: Representation, headers?: readonly string[]): void;
   /** Bytes the kept answers count against MAX_BYTES now. */
   bytes(): number;
-  /** The onSend hook of a cached route: keeps a 200 answer made while nothing changed. */
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+  /** Keeps a 200 answer made while nothing changed (what onSend does, for a caller sending its own). */
+  keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
+  /**
+   * The onSend hook of a cached route, keep's: a callback hook, so a kept answer sent again settles
+   * no promise on its way out.
+   */
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void;
 }
 
 /**
@@ -136,9 +141,10 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
       request.cacheRepresentation = representation;
       if (headers) request.cacheHeaders = headers;
     },
-    async onSend(request, reply, payload) {
+    keep,
+    onSend(request, reply, payload, done) {
       keep(request, reply, payload);
-      return payload;
+      done(null, payload);
     },
   };
 }

@@ -70,7 +70,7 @@ export async function sendKept(
   cache.begin(request, representation);
   const body = await make();
   reply.status(200).type(contentTypes[representation]);
-  await cache.onSend(request, reply, body);
+  cache.keep(request, reply, body);
   return reply.send(body);
 }
 
