@@ -37,15 +37,17 @@ for (const [prefix, cached] of [
         schemaErrorFormatter: schemaErrorFormatter as never,
         // The same in-memory answers as the service's cached routes (src/surfaces/http/register.ts).
         ...(cached ? { onSend: answers.onSend } : {}),
-        handler: async (request, reply) => {
+        // As the service's (src/surfaces/http/register.ts): a kept answer is sent with no promise.
+        handler: (request, reply) => {
           if (cached) {
-            if (answers.send(request, reply, 'json')) return reply;
+            if (answers.send(request, reply, 'json')) return undefined;
             answers.begin(request, 'json');
           }
           // matters.read is public data: it reads only the record number, never the actor.
-          const result = await op.run(undefined as never, routeInput(def, parts, request), { surface: 'v1' });
-          reply.status(200);
-          return result;
+          return op.run(undefined as never, routeInput(def, parts, request), { surface: 'v1' }).then((result) => {
+            reply.status(200);
+            return result;
+          });
         },
       });
     },

@@ -37,16 +37,18 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, defs: read
           }
         : { preValidation: admitOperation(ctx, def.operation, options) }),
       ...(cached ? { onSend: answers.onSend } : {}),
-      handler: async (request, reply) => {
+      // Not an async function: an answer kept in memory is sent in the same turn, with no promise.
+      handler: (request, reply) => {
         if (cached) {
-          if (answers.send(request, reply, 'json')) return reply;
+          if (answers.send(request, reply, 'json')) return undefined;
           answers.begin(request, 'json');
         }
-        const result = await ctx.performer.execute(request.admission!, routeInput(def, parts, request), { validated: true });
-        if (op.private) reply.header('Cache-Control', 'private, no-store');
-        if (def.location) reply.header('Location', def.location(result));
-        reply.status(status);
-        return result;
+        return ctx.performer.execute(request.admission!, routeInput(def, parts, request), { validated: true }).then((result) => {
+          if (op.private) reply.header('Cache-Control', 'private, no-store');
+          if (def.location) reply.header('Location', def.location(result));
+          reply.status(status);
+          return result;
+        });
       },
     });
   }

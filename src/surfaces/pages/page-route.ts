@@ -64,12 +64,17 @@ export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef
   const paramNames = [...def.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const last = paramNames.at(-1);
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  // Not an async function: a page kept in memory is sent in the same turn, with no promise.
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const representation: Representation = isMarkdown(request) ? 'markdown' : 'html';
     if (keep) {
-      if (cache.send(request, reply, representation)) return reply;
+      if (cache.send(request, reply, representation)) return undefined;
       cache.begin(request, representation, KEPT_HEADERS);
     }
+    return make(request, reply, representation);
+  };
+
+  const make = async (request: FastifyRequest, reply: FastifyReply, representation: Representation) => {
     const params = { ...(request.params as Record<string, string>) };
     if (last && representation === 'markdown') params[last] = params[last]!.slice(0, -'.md'.length);
     const model = await def.build(readerFor(ctx, request.cacheDepends), params, (request.query ?? {}) as Record<string, any>);
@@ -97,9 +102,10 @@ export function registerPage(app: FastifyInstance, ctx: AppContext, def: PageDef
       schema: def.query ? { querystring: def.query } : {},
       schemaErrorFormatter: schemaErrorFormatter as never,
       // An empty form field means "any": left out before the query is checked.
-      preValidation: async (request) => {
+      preValidation: (request, _reply, done) => {
         const q = request.query as Record<string, unknown> | undefined;
         if (q) for (const [k, v] of Object.entries(q)) if (v === '') delete q[k];
+        done();
       },
       ...(keep ? { onSend: cache.onSend } : {}),
       handler,
