@@ -103,6 +103,12 @@ class Doorkeeper {
     this.#size = size;
   }
 
+  /** Whether `key` was refused recently, without forgetting it. */
+  knows(key: string): boolean {
+    const f = fingerprint(key);
+    return this.#current.has(f) || this.#previous.has(f);
+  }
+
   /** Whether `key` was refused recently (it passes now, and is forgotten); otherwise notes it. */
   passes(key: string): boolean {
     const f = fingerprint(key);
@@ -195,6 +201,20 @@ export class CoherentMap<V> {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.value;
+  }
+
+  /**
+   * Whether keep() would refuse any value under `key` now, before it is made: the channel cannot be
+   * used, or (with `secondSight`) the map holds `secondSightFrom` of its bound and `key` is neither
+   * kept nor refused recently. Such a key is noted as keep() would have noted it, so it passes at
+   * its next sight. A caller that must do work to make a value (a page's JSON, its bytes) asks
+   * first: on a busy map most new keys are refused, and that work was thrown away.
+   */
+  refusesUnmade(key: string): boolean {
+    if (!this.#fresh()) return true;
+    if (!this.#doorkeeper || this.#total < this.#admitFreelyUpTo || this.#entries.has(key) || this.#doorkeeper.knows(key)) return false;
+    this.#doorkeeper.passes(key);
+    return true;
   }
 
   /** Before a read; keep() keeps what was read only if nothing it depends on moved since. */

@@ -87,3 +87,25 @@ test('with secondSightFrom, a new key waits for its second sight once the map ho
   assert.equal(map.size, 3, 'keys asked for once each take no room');
   assert.equal(map.keep('b', 'B2', map.mark()), true, 'a kept key is replaced in place');
 });
+
+test('refusesUnmade says before a value is made what keep() would say of a new key, and notes the key as keep() would', () => {
+  const map = filled(100);
+  assert.equal(map.refusesUnmade('d'), true, 'a full map refuses a new key at first sight');
+  assert.equal(map.has('d'), false);
+  assert.equal(map.refusesUnmade('d'), false, 'noted: its second sight passes');
+  assert.equal(map.keep('d', 'D', map.mark()), true, 'and keep() lets it in');
+  assert.equal(map.refusesUnmade('d'), false, 'a kept key is replaced in place');
+  // Asked first or not, a stream of keys asked for once each is refused alike and leaves the map as it was.
+  for (let i = 0; i < 50; i++) assert.equal(map.refusesUnmade(`once ${i}`), true);
+  assert.deepEqual(
+    ['b', 'c', 'd'].map((k) => map.has(k)),
+    [true, true, true],
+  );
+  // Without second sight, or with room, nothing is refused unmade.
+  assert.equal(filled().refusesUnmade('e'), false);
+  const roomy = new CoherentMap<string>(channel, { max: 10, secondSight: 100 });
+  assert.equal(roomy.refusesUnmade('e'), false);
+  // A channel that cannot be used refuses every value.
+  const unusable = new CoherentMap<string>({ ...channel, usable: () => false }, { max: 10 });
+  assert.equal(unusable.refusesUnmade('e'), true);
+});

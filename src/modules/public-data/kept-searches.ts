@@ -71,6 +71,8 @@ export function createKeptSearches(channel: CacheChannel, maxBytes = MAX_BYTES):
       // A new copy each time (callers may change what they are given).
       const kept = pages.get(k);
       if (kept) return JSON.parse(kept.json) as Awaited<ReturnType<typeof read>>;
+      // A page that would not be kept (a query new to a busy map) is not turned into JSON for nothing.
+      if (pages.refusesUnmade(k)) return read();
       const mark = pages.mark();
       const value = await read();
       const json = JSON.stringify(value);

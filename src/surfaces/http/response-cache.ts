@@ -102,7 +102,8 @@ export function createResponseCache(channel: CacheChannel, maxBytes = MAX_BYTES)
     if (made === undefined || representation === undefined) return;
     // A string is sent as it is (Fastify serializes only objects), with the headers in one write.
     const key = keyOf(representation, request.url);
-    if (payload.length > MAX_ENTRY_BYTES || answers.has(key)) return;
+    // An answer that would not be kept (a URL new to a busy map) is not copied into bytes for nothing.
+    if (payload.length > MAX_ENTRY_BYTES || answers.has(key) || answers.refusesUnmade(key)) return;
     const answer: Omit<Kept, 'size'> = {
       body: Buffer.from(payload, 'utf8'),
       type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
