@@ -2,9 +2,11 @@
 
 export interface Clock {
   now(): Date;
+  /** The same instant in milliseconds since the epoch, with no Date made (the hot paths' reads). */
+  ms(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), ms: () => Date.now() };
 
 /** A clock tests can set and advance. */
 export class ManualClock implements Clock {
@@ -14,6 +16,9 @@ export class ManualClock implements Clock {
   }
   now(): Date {
     return new Date(this.#ms);
+  }
+  ms(): number {
+    return this.#ms;
   }
   set(at: Date | string): void {
     this.#ms = new Date(at).getTime();

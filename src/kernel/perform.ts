@@ -24,7 +24,7 @@ export interface Limiter {
   /** Counts one request of this class for the actor's limits owner, or throws AppError 429 (nothing counted). */
   consume(actor: Actor, limitClass: LimitClass): Promise<LimitState>;
   /** Counts it without waiting when it can (a block of units held in memory); undefined, with nothing counted, when it cannot. */
-  consumeNow?(actor: Actor, limitClass: LimitClass): LimitState | undefined;
+  consumeNow?(actor: Actor, limitClass: LimitClass, now: Date): LimitState | undefined;
   /** Gives back the AI answer counted at `countedAt` (the request stays counted); the limits as they are now. */
   giveBackAnswer(actor: Actor, countedAt: Date): Promise<LimitState>;
 }
@@ -109,7 +109,7 @@ export function createPerformer<Id extends string>(operations: readonly Operatio
     const countedAt = clock.now();
     let limits: LimitState | null = null;
     if (options.count !== false) {
-      limits = limiter.consumeNow?.(actor, operation.limit) ?? null;
+      limits = limiter.consumeNow?.(actor, operation.limit, countedAt) ?? null;
       if (!limits) return undefined;
     }
     payer(actor);

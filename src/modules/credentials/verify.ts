@@ -215,7 +215,7 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
     async verify(input) {
       const { id, oauth } = presented(input);
       const found = await lookup(id, oauth);
-      const now = clock.now().getTime();
+      const now = clock.ms();
       check(found, oauth, input, now);
       const { row } = found;
       if (touchDue(found, now)) {
@@ -230,7 +230,7 @@ export function createVerify(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config'>, 
       const { id, oauth } = presented(input);
       const found = kept(id);
       if (!found) return undefined;
-      const now = clock.now().getTime();
+      const now = clock.ms();
       check(found, oauth, input, now);
       return touchDue(found, now) ? undefined : found.actor;
     },

@@ -10,22 +10,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../../catalogue.ts';
 import type { AppContext } from '../../context.ts';
-import type { Call } from '../../kernel/catalogue.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { type LimitState, setLimitHeaders } from '../../kernel/limit-state.ts';
-import type { LimitClass } from '../../kernel/access.ts';
 import type { Admission, PerformOptions } from '../../kernel/perform.ts';
 import { insufficientScopeError, type Surface } from '../../modules/credentials/index.ts';
 
-export interface AdmitOptions {
-  /** Which surface performs it (recorded with what it does). */
-  call: Call;
+/** The kernel's options (which surface performs it, whether it counts, a step before counting), and: */
+export interface AdmitOptions extends PerformOptions {
   /** The protected resource a scope challenge points at. */
   resource: Surface;
-  /** Count against the caller's limits (default true). */
-  count?: boolean;
-  /** Runs after the access check and before counting; may name the limit class to count instead (kernel/perform.ts). */
-  beforeLimits?(): Promise<LimitClass | undefined>;
 }
 
 /** Notes the caller's limits on the request (error answers read them) and on the reply's headers. */
@@ -38,12 +31,6 @@ export function noteLimits(request: FastifyRequest, reply: FastifyReply, limits:
   request.limitState = limits;
   if (!reply.sent && !reply.raw.headersSent) setLimitHeaders(reply, limits);
 }
-
-const performOptions = (options: AdmitOptions): PerformOptions => ({
-  call: options.call,
-  ...(options.count === false ? { count: false } : {}),
-  ...(options.beforeLimits ? { beforeLimits: options.beforeLimits } : {}),
-});
 
 /**
  * Admits `operationId` for the request's caller, or throws the refusal: the scope challenge for a
@@ -70,7 +57,7 @@ export async function admitWaiting(
 ): Promise<Admission> {
   let admission: Admission;
   try {
-    admission = await ctx.performer.admit(request.actor!, operationId, performOptions(options));
+    admission = await ctx.performer.admit(request.actor!, operationId, options);
   } catch (err) {
     if (err instanceof AppError) noteLimits(request, reply, err.limits);
     // RFC 6750 §3.1: a token without the scope a resource needs is answered 403 insufficient_scope
@@ -98,7 +85,7 @@ export function admitNow(
   operationId: OperationId,
   options: AdmitOptions,
 ): Admission | undefined {
-  const admission = ctx.performer.admitNow(request.actor!, operationId, performOptions(options));
+  const admission = ctx.performer.admitNow(request.actor!, operationId, options);
   return admission && admitted(ctx, request, reply, admission);
 }
 

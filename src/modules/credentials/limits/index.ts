@@ -26,8 +26,9 @@ export interface Limits {
   /**
    * Counts one data request without waiting when this instance holds a block of the owner's units
    * (blocks.ts): the limits after it. Undefined otherwise, with nothing counted (call consume).
+   * `now`: the moment it counts at (the admission's), the clock's when not given.
    */
-  consumeNow(actor: Actor, limitClass: LimitClass): LimitState | undefined;
+  consumeNow(actor: Actor, limitClass: LimitClass, now?: Date): LimitState | undefined;
   /**
    * Gives back one AI answer counted at `countedAt` (its day's bucket, even after midnight): an
    * answer that was not given does not use one up. The request stays counted.
@@ -63,9 +64,8 @@ export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Lim
       if (refused >= 0) throw refusal(slots[refused]!.window, state, now);
       return state;
     },
-    consumeNow(actor, limitClass) {
+    consumeNow(actor, limitClass, now = deps.clock.now()) {
       if (limitClass !== 'data') return undefined;
-      const now = deps.clock.now();
       const slots = windowSlots(actor, limitClass, now);
       const counts = blocks.takeData(ownerTag(actor), slots, now);
       return counts && limitState(slots, counts);
