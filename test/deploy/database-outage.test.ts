@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { freshDatabase, startTestContext, type TestContext } from '../helpers/context.ts';
-import { freePort } from '../helpers/free-port.ts';
 import { until } from '../helpers/service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,30 +65,43 @@ before(async () => {
   const viaRelay = new URL(direct);
   viaRelay.hostname = '127.0.0.1';
   viaRelay.port = String(await link.port);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  // The service listens on a port the system picks when it listens (PORT=0) and logs its address:
+  // a port probed free beforehand could be taken by another test's process during the minute a
+  // loaded machine spends migrating the fresh database, and /ready would then answer from that one.
   service = spawn(process.execPath, ['src/cli.ts', 'serve'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
       LOAD_SAMPLE: 'false',
       HOST: '127.0.0.1',
-      PORT: String(port),
-      BASE_URL: base,
+      PORT: '0',
+      BASE_URL: 'http://council.test',
       DATABASE_URL: viaRelay.href,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let exited = false;
+  service.once('exit', () => {
+    exited = true;
+  });
+  void (async () => {
+    for await (const line of createInterface({ input: service.stdout! })) {
+      if (!base && line.includes('Council Tracker is serving')) base = (JSON.parse(line) as { url: string }).url;
+    }
+  })();
   await until(
     'the service is ready',
-    async () =>
-      (await fetch(`${base}/ready`).then(
+    async () => {
+      assert.equal(exited, false, 'the service exited before it was ready');
+      if (!base) return undefined;
+      const status = await fetch(`${base}/ready`).then(
         (r) => r.status,
         () => 0,
-      )) === 200
-        ? true
-        : undefined,
+      );
+      return status === 200 ? true : undefined;
+    },
     120,
   );
   const owner = await t.ctx.services.accounts.create({ email: `outage-${crypto.randomUUID()}@example.org` });
