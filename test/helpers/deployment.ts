@@ -2,6 +2,7 @@
 // `npm start` runs it, behind HAProxy with the committed deploy/haproxy.cfg, on one PostgreSQL
 // database. Used by the tests under test/deploy (they need DATABASE_URL and Debian's haproxy).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.ts';
 import { until } from './service.ts';
@@ -27,15 +28,21 @@ export interface Instance {
   exit: Promise<number | null>;
 }
 
-export function startInstance(env: Record<string, string>, port: number): Instance {
+/**
+ * An instance on a port the system picks when it listens (PORT=0), with the address it logs: a port
+ * probed free beforehand could be taken by another test's process during the minute a loaded
+ * machine spends migrating a fresh database before the instance listens.
+ */
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
   const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
       LOAD_SAMPLE: 'false',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      PORT: '0',
       BASE_URL: 'http://council.test',
       TRUST_PROXY: '127.0.0.1',
       DRAIN_SECONDS: '3',
@@ -46,9 +53,27 @@ export function startInstance(env: Record<string, string>, port: number): Instan
       REQUEST_DB_BUDGET_MS: '60000',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return { url: `http://127.0.0.1:${port}`, port, process: child, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let found = false;
+    const deadline = setTimeout(() => {
+      if (!found) reject(new Error('an instance did not listen within 180 s'));
+    }, 180_000);
+    // Read for the instance's whole life, so its log never fills the pipe.
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (found || !line.includes('Council Tracker is serving')) return;
+      found = true;
+      clearTimeout(deadline);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    void exit.then((code) => {
+      clearTimeout(deadline);
+      if (!found) reject(new Error(`an instance exited (${code}) before it listened`));
+    });
+  });
+  return { url, port: Number(new URL(url).port), process: child, exit };
 }
 
 /** The status of GET /ready, or 0 when nothing answers. */
@@ -85,9 +110,9 @@ export interface Deployment {
 
 /** Three instances and HAProxy in front of them, every instance ready and up in HAProxy's eyes. */
 export async function deploy(databaseEnv: Record<string, string>, extra: Record<string, string> = {}): Promise<Deployment> {
-  const ports = await Promise.all([freePort(), freePort(), freePort()]);
   // Started at once on the database: migrations take a lock, the others wait.
-  const instances = ports.map((port) => startInstance({ ...databaseEnv, ...extra }, port));
+  const instances = await Promise.all([1, 2, 3].map(() => startInstance({ ...databaseEnv, ...extra })));
+  const ports = instances.map((i) => i.port);
   for (const i of instances) await until(`${i.url} is ready`, async () => ((await ready(i.url)) === 200 ? true : undefined), 120);
   const listen = await freePort();
   const balancer = spawn('haproxy', ['-db', '-f', 'deploy/haproxy.cfg'], {
