@@ -90,16 +90,7 @@ export async function stopProcess(child: ChildProcess | undefined): Promise<void
   await gone;
 }
 
-/**
- * Waits, when needed, until at least `marginMs` remain in the current window of the service's
- * limits (fixed buckets of the epoch: 60 s for the minute, the UTC day for the day), so requests
- * that a test counts all fall in one bucket. A burst that straddles the window's end is counted in
- * two buckets, and more than the limit rightly succeed.
- */
-export async function awayFromWindowEnd(windowMs: number, marginMs = 20_000): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
+export { awayFromWindowEnd } from './service.ts';
 
 export interface Deployment {
   /** The balancer's URL: where users' requests go. */

@@ -48,3 +48,14 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Waits, when needed, until at least `marginMs` remain in the current window of the service's
+ * limits (fixed buckets of the epoch: 60 s for the minute, the UTC day for the day), so requests
+ * that a test counts all fall in one bucket. A burst that straddles the window's end is counted in
+ * two buckets, and more than the limit rightly succeed.
+ */
+export async function awayFromWindowEnd(windowMs: number, marginMs = 20_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
