@@ -5,16 +5,15 @@
 // again by itself; writes retried with their Idempotency-Key until acknowledged are each stored
 // exactly once. Needs DATABASE_URL (CI runs the suite once with it).
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
+import { DEFAULT_REQUEST_DB_BUDGET_MS } from '../../src/kernel/db-budget.ts';
 import { freshDatabase, startTestContext, type TestContext } from '../helpers/context.ts';
+import { ready, startInstance } from '../helpers/deployment.ts';
 import { until } from '../helpers/service.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const skip = !process.env.DATABASE_URL && 'needs DATABASE_URL';
 
 /** A TCP relay to the database server that can be cut (drop everything, refuse new connections) and restored. */
@@ -65,45 +64,12 @@ before(async () => {
   const viaRelay = new URL(direct);
   viaRelay.hostname = '127.0.0.1';
   viaRelay.port = String(await link.port);
-  // The service listens on a port the system picks when it listens (PORT=0) and logs its address:
-  // a port probed free beforehand could be taken by another test's process during the minute a
-  // loaded machine spends migrating the fresh database, and /ready would then answer from that one.
-  service = spawn(process.execPath, ['src/cli.ts', 'serve'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      LOAD_SAMPLE: 'false',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      BASE_URL: 'http://council.test',
-      DATABASE_URL: viaRelay.href,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let exited = false;
-  service.once('exit', () => {
-    exited = true;
-  });
-  void (async () => {
-    for await (const line of createInterface({ input: service.stdout! })) {
-      if (!base && line.includes('Council Tracker is serving')) base = (JSON.parse(line) as { url: string }).url;
-    }
-  })();
-  await until(
-    'the service is ready',
-    async () => {
-      assert.equal(exited, false, 'the service exited before it was ready');
-      if (!base) return undefined;
-      const status = await fetch(`${base}/ready`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      return status === 200 ? true : undefined;
-    },
-    120,
-  );
+  // The service as the deployment tests start it (helpers/deployment.ts: a port the system picks
+  // when it listens, read from its log), with the service's own database budget for a request.
+  const instance = await startInstance({ DATABASE_URL: viaRelay.href, REQUEST_DB_BUDGET_MS: String(DEFAULT_REQUEST_DB_BUDGET_MS) });
+  service = instance.process;
+  base = instance.url;
+  await until('the service is ready', async () => ((await ready(base)) === 200 ? true : undefined), 120);
   const owner = await t.ctx.services.accounts.create({ email: `outage-${crypto.randomUUID()}@example.org` });
   await t.ctx.services.accounts.setLimits(operator, { accountId: owner.id, limits: { requestsPerMinute: 100_000, requestsPerDay: 1_000_000 } });
   const team = await t.ctx.services.accounts.teams.create(operator, { name: 'Outage team', ownerAccountId: owner.id, features: ['team_data'] });

@@ -168,7 +168,8 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     },
     async release(owner, slots, amounts) {
       const figures = figuresOf(slots);
-      const [key, minute] = [rowKey(owner, figures), figures.minute];
+      const key = rowKey(owner, figures);
+      const { minute } = figures;
       const [day = 0, ai = 0, ofMinute = 0] = amounts;
       await sql`update credential_usage_days set
           requests = greatest(requests - ${day}::integer, 0),
@@ -179,7 +180,8 @@ export function createPgStore(db: Kysely<any>, log: FastifyBaseLogger, budgetMs 
     },
     async read(owner, slots) {
       const figures = figuresOf(slots);
-      const [key, minute] = [rowKey(owner, figures), figures.minute];
+      const key = rowKey(owner, figures);
+      const { minute } = figures;
       const { rows } = await sql<{ counts: number[] }>`
         select array[requests, ai, case when minute = ${minute}::integer then minute_count else 0 end] as counts
         from credential_usage_days where key = ${key}`.execute(db);
