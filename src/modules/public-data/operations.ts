@@ -87,7 +87,7 @@ export const publicDataOperations = {
     s.SearchQuery,
     s.SearchResult,
     (pd, q) => pd.search(q),
-    `Results are ordered by relevance. ${listDescription}`,
+    `Results are ordered by relevance, in which a record's own title or name weighs the same whatever its kind: a word in a matter's title as much as in a committee's name, a meeting's committee or a person's name. ${listDescription}`,
   ),
   'sources.read': op({
     ...read,

@@ -175,11 +175,12 @@ function postingsMatches(db: Db, f: MatterFilters, plan: PostingsPlan) {
 
 /**
  * The rank of a candidate (alias `c`): an exact record number ranks first, as it always matched.
- * A search walking the postings ranks with the walk's parsed query.
+ * A search walking the postings ranks with the walk's parsed query; `weights`, ts_rank's weights
+ * of the labels when not its default (repo-sql.ts TITLE_AS_NAME).
  */
-export function candidateRank(q: string, alias = 'c', walked?: PostingsPlan) {
+export function candidateRank(q: string, alias = 'c', walked?: PostingsPlan, weights?: RawBuilder<unknown>) {
   const exact = recordNumberPattern.test(q.trim());
-  return rank(`${alias}.search`, q.trim(), exact ? sql<boolean>`true` : undefined, walked ? parsedQuery(walked) : undefined);
+  return rank(`${alias}.search`, q.trim(), exact ? sql<boolean>`true` : undefined, walked ? parsedQuery(walked) : undefined, weights);
 }
 
 export function matterListQuery(db: Db, f: MatterFilters, sort: string, recentWindow = RECENT_WINDOW, postings?: PostingsPlan | null) {

@@ -5,7 +5,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, type Page, toPage } from './cursor.ts';
 import { checkCursorKeys } from './keyset.ts';
 import { candidateRank, recentMatches } from './repo-matters.ts';
-import { isoTs, rank, tsQuery } from './repo-sql.ts';
+import { isoTs, rank, TITLE_AS_NAME, tsQuery } from './repo-sql.ts';
 import type { Db } from './repo-sql.ts';
 import { publicPersonKinds } from './schema-people.ts';
 import type { searchTypes } from './schema-search.ts';
@@ -30,10 +30,13 @@ function branch(db: Db, type: SearchType, q: string, since: string | undefined, 
   switch (type) {
     case 'matter': {
       // The matters list's own plan (repo-matters.ts): the most recent RANKED_CANDIDATES matches
-      // (a record number: its exact match), then ranked.
+      // (a record number: its exact match), then ranked with the title weighing as the other
+      // kinds' names do (TITLE_AS_NAME): with the list's own weights, a word in a matter's title
+      // counted 0.4 of the same word in a committee's name, so "housing" listed eight joint
+      // committees and six meetings before any legislation.
       const candidates = recentMatches(db, { q, updatedSince: since }, undefined, postings);
       return sql`select 'matter' as type, m.id, m.title, m.record_number || ' · ' || m.type as subtitle, m.introduction_date::text as date,
-        '/matters/' || m.record_number as path, ${candidateRank(q, 'm')} as rank, ${isoTs('m.updated_at')} as "updatedAt"
+        '/matters/' || m.record_number as path, ${candidateRank(q, 'm', undefined, TITLE_AS_NAME)} as rank, ${isoTs('m.updated_at')} as "updatedAt"
         from ${candidates} m`;
     }
     case 'person':

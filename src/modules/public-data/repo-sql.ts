@@ -18,11 +18,27 @@ export function tsQuery(q: string): RawBuilder<unknown> {
 }
 
 /**
- * A relevance expression typed as real, so cursor values compare exactly with it. `query` is the
- * tsquery when it is at hand already parsed (a search walking the postings), else `q`'s.
+ * `ts_rank`'s weights of the labels D, C, B and A (PostgreSQL's "Ranking Search Results"; its
+ * default is {0.1, 0.2, 0.4, 1.0}) with B counted as A: a matter's title is labelled B, below its
+ * record number (A), where a committee's name, a meeting's body and a person's name are A. Across
+ * kinds (the search of every kind, ./repo-search.ts) a record's own title or name then weighs the
+ * same whatever its kind.
  */
-export function rank(searchColumn: string, q: string, boost?: RawBuilder<boolean>, query: RawBuilder<unknown> = tsQuery(q)): RawBuilder<number> {
-  const base = sql`ts_rank(${sql.ref(searchColumn)}, ${query})`;
+export const TITLE_AS_NAME = sql`'{0.1, 0.2, 1.0, 1.0}'::real[]`;
+
+/**
+ * A relevance expression typed as real, so cursor values compare exactly with it. `query` is the
+ * tsquery when it is at hand already parsed (a search walking the postings), else `q`'s; `weights`,
+ * `ts_rank`'s weights of the labels when not its default.
+ */
+export function rank(
+  searchColumn: string,
+  q: string,
+  boost?: RawBuilder<boolean>,
+  query: RawBuilder<unknown> = tsQuery(q),
+  weights?: RawBuilder<unknown>,
+): RawBuilder<number> {
+  const base = weights ? sql`ts_rank(${weights}, ${sql.ref(searchColumn)}, ${query})` : sql`ts_rank(${sql.ref(searchColumn)}, ${query})`;
   return boost ? sql<number>`cast(${base} + case when ${boost} then 10 else 0 end as real)` : sql<number>`cast(${base} as real)`;
 }
 

@@ -362,6 +362,27 @@ test('lists and search with filters and pages', async () => {
   assert.equal((await site.get('/search?q=parking&kind=&from=&status=')).status, 200);
 });
 
+test('the search of every kind reads as a resident would: a title weighs as a name, kinds by their names', async () => {
+  // A word in a matter's title weighs what it does in a committee's name: for "housing" the
+  // committee comes first, then the legislation whose titles say it most, before the committee's
+  // meetings and the joint committees that hold the word once (before, fourteen of them came first).
+  const hits = (await site.read('search.read', { q: 'housing', limit: 50 })).data as { type: string; title: string; subtitle: string | null }[];
+  assert.equal(hits[0]!.type, 'body');
+  assert.equal(hits[0]!.title, 'Committee on Housing and Real Estate');
+  const first = (test: (h: (typeof hits)[number]) => boolean) => hits.findIndex(test);
+  const matter = first((h) => h.type === 'matter');
+  assert.ok(matter > 0, 'legislation is found');
+  assert.ok(matter < first((h) => h.type === 'meeting'), 'legislation comes before the committee meetings');
+  assert.ok(matter < first((h) => h.subtitle === 'joint_committee'), 'legislation comes before the joint committees');
+  // The page names a committee's and a person's kind as their own pages do, never the API's value.
+  const { html, md } = await both('/search?q=housing', ['Committee on Housing and Real Estate', 'Joint committee']);
+  for (const text of [html, plainMd(md)]) assert.doesNotMatch(text, /joint_committee/);
+  const person = await site.read('people.public.read', { id: site.records.person });
+  assert.equal(person.kind, 'alderperson');
+  const found = await both(`/search?q=${encodeURIComponent(person.name)}&kind=person`, [`Alderperson, ward ${person.ward}`]);
+  assert.doesNotMatch(found.html, /alderperson, ward/);
+});
+
 test('unknown records are a real 404 page, in HTML and in Markdown, never stored', async () => {
   for (const path of [
     '/matters/O1999-0000000',

@@ -10,7 +10,8 @@ import { meetingLink } from './meetings.ts';
 import { pick } from './query.ts';
 
 const enc = encodeURIComponent;
-const kinds = { council: 'City Council', committee: 'Committee', joint_committee: 'Joint committee', other: 'Other body' } as const;
+/** A body's kind as pages name it (the search page's detail of a committee too). */
+export const bodyKinds = { council: 'City Council', committee: 'Committee', joint_committee: 'Joint committee', other: 'Other body' } as const;
 
 async function bodyPage(read: Reader, id: string): Promise<PageModel> {
   const b = await read('bodies.read', { id });
@@ -29,14 +30,14 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
   };
   return {
     title: b.name,
-    description: `${b.name} (${kinds[b.kind]}): members, meetings, legislation it holds and its roll calls.`,
+    description: `${b.name} (${bodyKinds[b.kind]}): members, meetings, legislation it holds and its roll calls.`,
     path: `/bodies/${enc(b.id)}`,
     updatedAt: latest(b.updatedAt, ...meetings.data.map((m) => m.updatedAt), ...matters.data.map((m) => m.updatedAt)),
     feeds: [feeds.bodyActions(b.id, b.name)],
     blocks: [
-      paragraph(`${kinds[b.kind]}${b.active ? '' : ' (no longer active)'} with ${current.length} current ${current.length === 1 ? 'member' : 'members'}.`),
+      paragraph(`${bodyKinds[b.kind]}${b.active ? '' : ' (no longer active)'} with ${current.length} current ${current.length === 1 ? 'member' : 'members'}.`),
       facts([
-        ['Kind', kinds[b.kind]],
+        ['Kind', bodyKinds[b.kind]],
         ['Chair', holding('Chair')],
         ['Vice chair', holding('Vice Chair')],
         ['Abbreviation', b.abbreviation],
@@ -108,7 +109,7 @@ async function bodiesList(read: Reader, query: Record<string, any>): Promise<Pag
       table(
         'Bodies',
         ['Name', 'Kind', 'Active'],
-        page.data.map((b) => [link(b.name, `/bodies/${enc(b.id)}`), kinds[b.kind], b.active ? 'yes' : 'no']),
+        page.data.map((b) => [link(b.name, `/bodies/${enc(b.id)}`), bodyKinds[b.kind], b.active ? 'yes' : 'no']),
         'No bodies match.',
       ),
       { kind: 'pager', next: page.meta.nextCursor ? withQuery('/bodies', { ...query, cursor: page.meta.nextCursor }) : null },

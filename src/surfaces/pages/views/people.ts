@@ -11,7 +11,8 @@ import { giftsTable } from './lobbying.ts';
 import { pick } from './query.ts';
 import { wardFigure } from './ward-figure.ts';
 
-const kindLabel = { alderperson: 'Alderperson', official: 'Official', lobbyist: 'Lobbyist' } as const;
+/** A person's kind as pages name it (the search page's detail of a person too). */
+export const kindLabel = { alderperson: 'Alderperson', official: 'Official', lobbyist: 'Lobbyist' } as const;
 const enc = encodeURIComponent;
 
 /** "Chair of …; vice chair of …; member of N other committees." for the current memberships, if any. */

@@ -6,7 +6,9 @@ import { MAX_Q } from '../../../modules/public-data/schema-common.ts';
 import { searchTypes } from '../../../modules/public-data/schema-search.ts';
 import { type Block, chicagoTime, day, link, type PageModel, paragraph, table, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
+import { bodyKinds } from './bodies.ts';
 import { feeds } from './feeds.ts';
+import { kindLabel } from './people.ts';
 
 const kindLabels: Record<(typeof searchTypes)[number], string> = {
   matter: 'Legislation',
@@ -81,8 +83,24 @@ async function results(read: Reader, q: Query): Promise<Results | null> {
   const p = await read('search.read', { q: q.q, type: kind, cursor: q.cursor, limit: 50 } as never);
   return page(
     p,
-    p.data.map((r) => [kindLabels[r.type], link(r.title, r.path), r.subtitle ?? '—', day(r.date)]),
+    p.data.map((r) => [kindLabels[r.type], link(r.title, r.path), detail(r), day(r.date)]),
   );
+}
+
+/**
+ * A result's subtitle as a resident reads it: a committee's kind and a person's kind by the names
+ * their own pages give them ("Joint committee", "Alderperson, ward 12"), not the API's values
+ * ("joint_committee", "alderperson, ward 12"); any other subtitle as it is.
+ */
+function detail(r: { type: (typeof searchTypes)[number]; subtitle: string | null }): string {
+  if (r.subtitle === null) return '—';
+  if (r.type === 'body') return bodyKinds[r.subtitle as keyof typeof bodyKinds] ?? r.subtitle;
+  if (r.type === 'person') {
+    const [kind, ...rest] = r.subtitle.split(', ');
+    const label = kindLabel[kind as keyof typeof kindLabel];
+    return label ? [label, ...rest].join(', ') : r.subtitle;
+  }
+  return r.subtitle;
 }
 
 async function searchPage(read: Reader, q: Query): Promise<PageModel> {
