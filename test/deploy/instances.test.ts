@@ -8,8 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { listMigrations } from '../../src/kernel/migrate.ts';
 import { startTestContext, freshDatabase, type TestContext } from '../helpers/context.ts';
-import { awayFromWindowEnd, deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
-import { until } from '../helpers/service.ts';
+import { deploy, deploySkip as skip, ready } from '../helpers/deployment.ts';
+import { awayFromWindowEnd, until } from '../helpers/service.ts';
 
 for (const backend of ['postgres', 'redis'] as const) {
   describe(`three instances behind HAProxy, limits in ${backend === 'redis' ? 'Redis' : 'PostgreSQL'}`, { skip }, () => {

@@ -90,8 +90,6 @@ export async function stopProcess(child: ChildProcess | undefined): Promise<void
   await gone;
 }
 
-export { awayFromWindowEnd } from './service.ts';
-
 export interface Deployment {
   /** The balancer's URL: where users' requests go. */
   front: string;
