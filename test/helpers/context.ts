@@ -144,12 +144,18 @@ async function databaseExists(admin: pg.Client, name: string): Promise<boolean> 
   return (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
 }
 
-/** Renames a built template into place; when another process renamed its own first (42P04 duplicate_database), uses that one. */
+/**
+ * Renames a built template into place; when another process renamed its own first, uses that one.
+ * PostgreSQL says so with 42P04 (duplicate_database), or, when both renames pass its check at the
+ * same moment, with 23505 (unique_violation on pg_database's name index): seen when four test
+ * files built the template at once on a new machine.
+ */
 async function renameInto(admin: pg.Client, build: string, name: string): Promise<string> {
   try {
     await admin.query(`alter database ${build} rename to ${name}`);
   } catch (err) {
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    const code = (err as { code?: string }).code;
+    if (code !== '42P04' && code !== '23505') throw err;
     await admin.query(`drop database if exists ${build} with (force)`);
   }
   return name;
@@ -165,9 +171,13 @@ async function freshPostgres(serverUrl: string, from: 'empty' | 'migrated' | 'sa
   const name = unique('ct_test');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  const template = from === 'empty' ? null : from === 'sample' ? await postgresSampleTemplate(admin, serverUrl) : await postgresTemplate(admin, serverUrl);
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
+  // Closed whatever happens: an open connection would keep the test file's process alive after a failure.
+  try {
+    const template = from === 'empty' ? null : from === 'sample' ? await postgresSampleTemplate(admin, serverUrl) : await postgresTemplate(admin, serverUrl);
+    await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: databaseUrl(serverUrl, name),
     async drop() {
