@@ -8,6 +8,9 @@ import { access } from '../../kernel/access.ts';
 import { pageParams } from '../../kernel/schema.ts';
 import type { PublicData } from './index.ts';
 import * as s from './schema.ts';
+import { coreRollCallFields } from './repo-sql.ts';
+
+export { coreRollCallFields };
 import { matterPartNames } from './service.ts';
 import type { PageArgs } from './service-batch.ts';
 
@@ -70,6 +73,11 @@ const MattersWithParts = Type.Object(
       description:
         'Parts each matter carries: sponsors, actions, rollCalls, votes (roll calls with their votes), voteValues (roll calls with each vote’s personId and value only).',
     }),
+    rollCallShape: Type.Optional(
+      Type.Enum(['full', 'core'], {
+        description: `Each roll call with every field (full, the default), or with its core fields only: ${coreRollCallFields.join(', ')} (and its votes when asked for).`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -80,7 +88,13 @@ const MatterWithParts = Type.Object({
   sponsors: Type.Optional(s.MatterDetail.properties.sponsors),
   actions: Type.Optional(s.MatterDetail.properties.actions),
   rollCalls: Type.Optional(
-    Type.Array(Type.Object({ ...s.RollCall.properties, votes: Type.Optional(Type.Union([s.RollCallDetail.properties.votes, VoteValues])) })),
+    Type.Array(
+      Type.Object({
+        ...Type.Partial(s.RollCall).properties,
+        id: s.RollCall.properties.id,
+        votes: Type.Optional(Type.Union([s.RollCallDetail.properties.votes, VoteValues])),
+      }),
+    ),
   ),
 });
 
@@ -90,7 +104,7 @@ export const publicDataBatchOperations = {
     summary: 'Matters as matters.list pages them, each with the parts asked for (sponsors, actions, roll calls and their votes), in one statement',
     input: MattersWithParts,
     output: s.ListOf(MatterWithParts),
-    run: (pd, _actor, { parts, ...q }) => pd.matters.list(q, parts),
+    run: (pd, _actor, { parts, rollCallShape, ...q }) => pd.matters.list(q, parts, rollCallShape),
   }),
   'matters.batch': parts('Matters by id', s.Nullable(s.Matter), (pd, ids) => pd.batch.matters(ids)),
   'matters.sponsors.batch': parts('Sponsors of many matters', Type.Array(s.Sponsor), (pd, ids) => pd.batch.sponsors(ids)),

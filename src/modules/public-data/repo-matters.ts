@@ -2,7 +2,19 @@
 import { type RawBuilder, sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
 import type { PostingsPlan, Requirement } from './search-postings.ts';
-import { type Db, jsonRows, rank, recordEquals, rollCallJson, rollCallWithVotesJson, tsQuery, updatedSince, voteValuesJson, votesJson } from './repo-sql.ts';
+import {
+  type Db,
+  jsonRows,
+  type RollCallShape,
+  rank,
+  recordEquals,
+  rollCallObject,
+  rollCallWithVotesJson,
+  tsQuery,
+  updatedSince,
+  voteValuesJson,
+  votesJson,
+} from './repo-sql.ts';
 
 export interface MatterFilters {
   type?: string | undefined;
@@ -244,10 +256,11 @@ export const matterParts = {
     ),
   /**
    * Each roll call as `{ j }`; with `votes` `all`, every vote of it too (as the roll call's detail
-   * has them), with `values` each vote's person id and value only.
+   * has them), with `values` each vote's person id and value only; `shape`, every field of the roll
+   * call or its core (./repo-sql.ts).
    */
-  rollCalls: (votes: 'none' | 'all' | 'values' = 'none') => {
-    const j = votes === 'none' ? rollCallJson : rollCallWithVotesJson(votes === 'all' ? votesJson : voteValuesJson);
+  rollCalls: (votes: 'none' | 'all' | 'values' = 'none', shape: RollCallShape = 'full') => {
+    const j = votes === 'none' ? rollCallObject(shape) : rollCallWithVotesJson(votes === 'all' ? votesJson : voteValuesJson, shape);
     return jsonRows(sql`select ${j} as j from roll_calls r where r.matter_id = m.id order by r.date, r.id`);
   },
 };

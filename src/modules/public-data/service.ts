@@ -15,6 +15,7 @@ import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSor
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
+import type { RollCallShape } from './repo-sql.ts';
 import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votePageRows, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
 import { searchTypes } from './schema-search.ts';
@@ -50,7 +51,7 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
        * `parts`: the sponsors, actions and roll calls (with their votes) of each matter, read in the
        * same statement (a nested read's one round trip); the page is the same as without them.
        */
-      async list(q: s.MattersInput, parts: readonly MatterPart[] = []): Promise<Page<s.MatterOut & MatterPartsOut>> {
+      async list(q: s.MattersInput, parts: readonly MatterPart[] = [], rollCallShape: RollCallShape = 'full'): Promise<Page<s.MatterOut & MatterPartsOut>> {
         checkRange(q.introduced_from, q.introduced_to, 'introduced_from/introduced_to');
         const sort = q.sort ?? (q.q !== undefined ? 'relevance' : '-introduced');
         if (sort === 'relevance' && q.q === undefined) throw new AppError('invalid_request', 'sort=relevance needs a search query q.');
@@ -74,7 +75,7 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
           // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
           // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
           const unfiltered = Object.values(filters).every((v) => v === undefined);
-          const withParts = qb.select(partSelections(parts));
+          const withParts = qb.select(partSelections(parts, rollCallShape));
           return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
             ...p.presentMatter(row),
             ...presentParts(row, parts),
@@ -83,7 +84,7 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         if (q.q === undefined) return page();
         // A search: every spelling of the query shares one kept page while the record is unchanged.
         const { q: text, ...rest } = filters;
-        return kept.answer('matters', text!, { ...rest, sort, limit: q.limit, cursor: q.cursor, parts }, page);
+        return kept.answer('matters', text!, { ...rest, sort, limit: q.limit, cursor: q.cursor, parts, rollCallShape }, page);
       },
       async get(record: string): Promise<s.MatterDetailOut> {
         const row = await matterDetail(db, record);
@@ -173,15 +174,17 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
 export const matterPartNames = ['sponsors', 'actions', 'rollCalls', 'votes', 'voteValues'] as const;
 export type MatterPart = (typeof matterPartNames)[number];
 export type MatterPartsOut = Partial<Pick<s.MatterDetailOut, 'sponsors' | 'actions'>> & {
-  rollCalls?: (s.RollCallOut & { votes?: Partial<s.RollCallDetailOut['votes'][number]>[] })[];
+  /** Each roll call with all its fields, or its core fields only. */
+  rollCalls?: (Partial<s.RollCallOut> & { votes?: Partial<s.RollCallDetailOut['votes'][number]>[] })[];
 };
 
-function partSelections(parts: readonly MatterPart[]) {
+/** `rollCallShape`: each roll call with all its fields, or its core (./repo-sql.ts). */
+function partSelections(parts: readonly MatterPart[], rollCallShape: RollCallShape) {
   const selections = [];
   if (parts.includes('sponsors')) selections.push(matterParts.sponsors().as('sponsors'));
   if (parts.includes('actions')) selections.push(matterParts.actions().as('actions'));
   const votes = parts.includes('votes') ? 'all' : parts.includes('voteValues') ? 'values' : parts.includes('rollCalls') ? 'none' : undefined;
-  if (votes) selections.push(matterParts.rollCalls(votes).as('roll_calls'));
+  if (votes) selections.push(matterParts.rollCalls(votes, rollCallShape).as('roll_calls'));
   return selections;
 }
 

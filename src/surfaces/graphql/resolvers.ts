@@ -5,6 +5,7 @@
 // the database or spells out an access rule.
 import { type FieldNode, type GraphQLResolveInfo, Kind } from 'graphql';
 import type { OperationId } from '../../catalogue.ts';
+import { coreRollCallFields } from '../../modules/public-data/operations-batch.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { Batches } from './batch.ts';
 
@@ -140,6 +141,16 @@ function rollCallsPart(rollCalls: FieldNode[]): 'rollCalls' | 'votes' | 'voteVal
   return bare ? 'voteValues' : 'votes';
 }
 
+/** RollCall fields answered from its core fields (coreRollCallFields): its matter and meeting are loaded by the ids it carries. */
+const CORE_ROLL_CALL_FIELDS = new Set<string>([...coreRollCallFields, 'matter', 'meeting', 'votes', '__typename']);
+
+/**
+ * Whether a `rollCalls` selection reads only a roll call's core fields (then PostgreSQL builds
+ * only those, as PostGraphile builds only the fields asked for); a fragment may ask for anything.
+ */
+const asksCoreOnly = (rollCalls: FieldNode[]) =>
+  rollCalls.every((node) => node.selectionSet?.selections.every((sel) => sel.kind === Kind.FIELD && CORE_ROLL_CALL_FIELDS.has(sel.name.value)));
+
 /**
  * The matter list; when the query selects the matters' sponsors, actions or roll calls (and their
  * votes), the list carries them (`matters.list.parts`: one statement for the whole nested read),
@@ -153,7 +164,7 @@ async function matters(_: unknown, args: Args, ctx: GraphQLContext, info: GraphQ
   const rollCalls = selected.get('rollCalls');
   if (rollCalls) parts.push(rollCallsPart(rollCalls));
   if (parts.length === 0) return ctx.root('matters.list', given(args));
-  return ctx.root('matters.list.parts', { ...given(args), parts });
+  return ctx.root('matters.list.parts', { ...given(args), parts, ...(rollCalls && asksCoreOnly(rollCalls) ? { rollCallShape: 'core' } : {}) });
 }
 
 /** One page of a list of the parent's, paged as that list is at the top level. */

@@ -3,6 +3,7 @@
 // query makes one SQL statement per level however many records it holds.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { operator } from '../../../src/kernel/actor.ts';
 import { dataOf, type Harness, recordingStatements, startGraphQL } from './helpers.ts';
 
 let h: Harness;
@@ -98,6 +99,59 @@ test("votes asked only for whose and which value come in the roll call's order; 
     }
   }
   assert.ok(seen >= 100, `${seen} votes`);
+});
+
+test('roll calls asked only for their core fields are built with those alone and read as v1 does; one field more builds each whole', async () => {
+  const core = 'id matterId meetingId bodyId date actionName result sourceUrl talliesPublished';
+  let lean: any[] = [];
+  let whole: any[] = [];
+  await recordingStatements(h, async (statements) => {
+    const built = () => statements.filter((s) => /from roll_calls r/.test(s)).splice(0);
+    lean = (await data(`{ matters(limit: 25) { data { recordNumber rollCalls { ${core} matter { recordNumber } votes { personId value } } } } }`)).matters.data;
+    const leanBuilt = built();
+    assert.ok(leanBuilt.length > 0 && leanBuilt.every((s) => !/votesReported|'tallies'/.test(s)), 'PostgreSQL builds the core fields alone');
+    whole = (await data(`{ matters(limit: 25) { data { rollCalls { id recordNumber votesReported updatedAt ${TALLIES} } } } }`)).matters.data;
+    assert.ok(
+      built().some((s) => /votesReported/.test(s)),
+      'and every field when one more is asked for',
+    );
+  });
+  let seen = 0;
+  for (const [i, m] of lean.entries()) {
+    const detail = await h.rest(key, `/matters/${m.recordNumber}`);
+    assert.equal(m.rollCalls.length, detail.rollCalls.length, m.recordNumber);
+    for (const [j, r] of m.rollCalls.entries()) {
+      const rest = detail.rollCalls[j];
+      const { votes, matter, ...fields } = r;
+      assert.deepEqual(fields, Object.fromEntries(core.split(' ').map((f) => [f, rest[f]])), r.id);
+      assert.equal(matter.recordNumber, m.recordNumber);
+      const restVotes = (await h.rest(key, `/roll-calls/${r.id}`)).votes as { personId: string; value: string }[];
+      assert.deepEqual(
+        votes,
+        restVotes.map((v) => ({ personId: v.personId, value: v.value })),
+      );
+      assert.deepEqual(whole[i].rollCalls[j], {
+        id: rest.id,
+        recordNumber: rest.recordNumber,
+        votesReported: rest.votesReported,
+        updatedAt: rest.updatedAt,
+        tallies: rest.tallies,
+      });
+      seen++;
+    }
+  }
+  assert.ok(seen >= 3, `${seen} roll calls`);
+  // The operation builds the core alone when asked: no computed field comes back.
+  const page: any = (
+    await h.t.ctx.performer.perform(
+      operator,
+      'matters.list.parts',
+      { limit: 25, parts: ['voteValues'], rollCallShape: 'core' },
+      { call: { surface: 'graphql' }, count: false },
+    )
+  ).result;
+  const shapes = new Set(page.data.flatMap((m: any) => m.rollCalls.map((r: any) => Object.keys(r).sort().join(' '))));
+  assert.deepEqual([...shapes], [[...core.split(' '), 'votes'].sort().join(' ')]);
 });
 
 test('a matter by record number, a roll call by id and the votes list read as v1 does', async () => {
