@@ -9,10 +9,11 @@ import { pageParams } from '../../kernel/schema.ts';
 import type { PublicData } from './index.ts';
 import * as s from './schema.ts';
 import { coreRollCallFields } from './repo-sql.ts';
-
-export { coreRollCallFields };
 import { matterPartNames } from './service.ts';
 import type { PageArgs } from './service-batch.ts';
+
+/** The roll call fields of the core shape (`rollCallShape: core`), for a reader choosing it. */
+export { coreRollCallFields };
 
 const op = operationsOf<PublicData>();
 
