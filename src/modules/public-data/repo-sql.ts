@@ -91,11 +91,14 @@ export const coreRollCallFields: readonly RollCallField[] = [
 ];
 export type RollCallShape = 'full' | 'core';
 
-const shapeArgs = (shape: RollCallShape) =>
-  sql.join((shape === 'core' ? coreRollCallFields : (Object.keys(rollCallField) as RollCallField[])).map((f) => rollCallField[f]));
+/** Each shape's json_build_object arguments, joined once: statements are built per request. */
+const shapes: Record<RollCallShape, RawBuilder<unknown>> = {
+  full: sql.join(Object.values(rollCallField)),
+  core: sql.join(coreRollCallFields.map((f) => rollCallField[f])),
+};
 
 /** One roll call as presented (alias `r`), for the detail documents built in one round trip; `core`, its core fields only. */
-export const rollCallObject = (shape: RollCallShape = 'full') => sql`json_build_object(${shapeArgs(shape)})`;
+export const rollCallObject = (shape: RollCallShape = 'full') => sql`json_build_object(${shapes[shape]})`;
 export const rollCallJson = rollCallObject();
 
 /** Votes of roll call `r` as JSON rows of `columns`, ordered as the roll call's detail orders them. */
@@ -117,7 +120,7 @@ export const voteValuesJson = voteRows(sql`v.person_id as "personId", v.value`);
  * costs PostgreSQL about half its throughput on a nested read. `shape`: all its fields or its core.
  */
 export const rollCallWithVotesJson = (votes: RawBuilder<unknown> = votesJson, shape: RollCallShape = 'full') =>
-  sql`json_build_object(${shapeArgs(shape)}, 'votes', ${votes})`;
+  sql`json_build_object(${shapes[shape]}, 'votes', ${votes})`;
 
 /** Lower-cased equality on record numbers (index matters_record_lower). */
 export function recordEquals(ref: string, record: string): RawBuilder<boolean> {
