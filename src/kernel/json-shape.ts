@@ -17,26 +17,50 @@ const refuse = (message: string) => new AppError('invalid_request', message);
 /**
  * Refuses a parsed JSON value past the caps. Iterative, so a value nested a million deep costs a
  * loop, not the stack. Also refuses the prototype keys that Fastify's parser (secure-json-parse)
- * refuses in bodies, for JSON parsed elsewhere.
+ * refuses in bodies, for JSON parsed elsewhere. It runs on every JSON body, so it walks without
+ * making anything per value (no key or child arrays, no pairs): before, a 350-byte MCP message
+ * left 3 KB of garbage here, a sixteenth of what its request allocated (issue 23).
  */
 export function checkJson(value: unknown, what: string): void {
-  const stack: [unknown, number][] = [[value, 1]];
+  if (value === null || typeof value !== 'object') return;
+  // Objects still to walk and their depths, side by side.
+  const pending: object[] = [value];
+  const depths: number[] = [1];
   let values = 1;
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
+  while (pending.length > 0) {
+    const v = pending.pop()!;
+    const depth = depths.pop()!;
     if (depth > MAX_JSON_DEPTH) throw refuse(`${what} nests deeper than ${MAX_JSON_DEPTH} levels.`);
-    const keys = Array.isArray(v) ? null : Object.keys(v);
-    const children: unknown[] = keys ? keys.map((k) => (v as Record<string, unknown>)[k]) : (v as unknown[]);
-    values += children.length;
+    if (Array.isArray(v)) {
+      values += v.length;
+      if (values > MAX_JSON_VALUES) throw refuse(`${what} has more than ${MAX_JSON_VALUES} values.`);
+      for (const child of v) {
+        if (child !== null && typeof child === 'object') {
+          pending.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    const record = v as Record<string, unknown>;
+    // The caps first, then the keys, as a whole object at a time.
+    for (const key in record) if (Object.hasOwn(record, key)) values++;
     if (values > MAX_JSON_VALUES) throw refuse(`${what} has more than ${MAX_JSON_VALUES} values.`);
-    for (const key of keys ?? []) {
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
       if (key.length > MAX_KEY_LENGTH) throw refuse(`${what} has a key longer than ${MAX_KEY_LENGTH} characters.`);
-      const child = (v as Record<string, unknown>)[key];
+      const child = record[key];
       if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
         throw refuse(`${what} contains a forbidden prototype property.`);
       }
     }
-    for (const child of children) stack.push([child, depth + 1]);
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const child = record[key];
+      if (child !== null && typeof child === 'object') {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
 }
