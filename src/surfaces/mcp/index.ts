@@ -8,7 +8,7 @@
 //      (basic/authorization §Authorization Server Discovery).
 //   3. The request is counted once: a tools/call by admitting its operation (surfaces/http/admit.ts),
 //      anything else as one request. Refusals of the HTTP layer render as JSON-RPC errors (render.ts).
-import { ProtocolError, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { ProtocolError, type RequestId, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -17,7 +17,7 @@ import { authenticateRequests } from '../http/guard.ts';
 import { servedHostnames } from '../http/host-names.ts';
 import { renderJsonRpc, useRenderer } from '../http/render.ts';
 import { createMcpServer } from './server.ts';
-import { errorMessage, errorStatus, readInbound } from './wire.ts';
+import { errorMessage, errorStatus, type Inbound, readInbound } from './wire.ts';
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -56,7 +56,16 @@ export function mcpSurface(ctx: AppContext) {
   const send = (reply: FastifyReply, status: number, json: string) =>
     reply.status(status).header('Cache-Control', 'private, no-store').type('application/json; charset=utf-8').send(json);
 
-  async function post(request: FastifyRequest, reply: FastifyReply) {
+  /** The JSON-RPC response carrying a result: an object, or a result already written (a tool's, kept or made now). */
+  const respond = (reply: FastifyReply, id: RequestId, result: Record<string, unknown> | string) =>
+    send(reply, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${typeof result === 'string' ? result : JSON.stringify(result)}}`);
+
+  /**
+   * A callback handler: a kept tool result whose call is admitted from memory (the common read) is
+   * answered in the same turn, with no promise to settle, as the REST routes answer their kept
+   * answers (issue 23); anything else is answered by `answer`.
+   */
+  function post(request: FastifyRequest, reply: FastifyReply) {
     // One message per POST (basic/transports §Sending Messages: 2025-06-18 removed batching), so
     // one HTTP request is one thing done and counted once.
     if (Array.isArray(request.body)) throw new AppError('invalid_request', 'Send one JSON-RPC message per request; batches are not accepted.');
@@ -66,6 +75,14 @@ export function mcpSurface(ctx: AppContext) {
       method: header(request, 'mcp-method'),
       name: header(request, 'mcp-name'),
     });
+    if (inbound.kind === 'request') {
+      const now = server.answerNow({ request: inbound.request, http: request, reply });
+      if (now !== undefined) return respond(reply, inbound.request.id, now);
+    }
+    return answer(request, reply, inbound);
+  }
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, inbound: Inbound) {
     if (inbound.kind !== 'request') {
       await countRequest(ctx, request, reply);
       return inbound.kind === 'accepted'
@@ -74,10 +91,7 @@ export function mcpSurface(ctx: AppContext) {
     }
     const mcp = inbound.request;
     try {
-      const result = await server.answer({ request: mcp, http: request, reply });
-      // A result already written (a tool's, kept or made now): only the envelope is written here.
-      const json = typeof result === 'string' ? result : JSON.stringify(result);
-      return send(reply, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(mcp.id)},"result":${json}}`);
+      return respond(reply, mcp.id, await server.answer({ request: mcp, http: request, reply }));
     } catch (thrown) {
       // A refusal of the HTTP layer (401, 403, 429) is answered by the surface's error renderer.
       if (!(thrown instanceof ProtocolError)) throw thrown;

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type AppError, normalizeError } from '../../kernel/errors.ts';
 import type { Admission } from '../../kernel/perform.ts';
-import { admit, countRequest, run } from '../http/admit.ts';
+import { admit, admitNow, countRequest, run } from '../http/admit.ts';
 import { renderMcp } from '../http/render.ts';
 import { createKeptResults, type KeptResult } from './kept-results.ts';
 import { createCatalogueExtras } from './extras.ts';
@@ -64,6 +64,12 @@ export interface McpServer {
   readonly info: ServerInfo;
   /** The result of a request (an object, or JSON already written), or a ProtocolError; an AppError thrown is the HTTP answer. */
   answer(exchange: Exchange): Promise<Record<string, unknown> | string>;
+  /**
+   * The result without waiting, when the request is a tools/call with a kept result and the call
+   * is admitted from memory (kernel/perform.ts admitNow); undefined otherwise, with nothing
+   * counted: call answer.
+   */
+  answerNow(exchange: Exchange): string | undefined;
 }
 
 export function createMcpServer(ctx: AppContext): McpServer {
@@ -147,6 +153,17 @@ export function createMcpServer(ctx: AppContext): McpServer {
 
   return {
     info: SERVER_INFO,
+    answerNow({ request, http, reply }) {
+      if (request.method !== 'tools/call') return undefined;
+      const { name, arguments: args = {} } = request.params;
+      const tool = typeof name === 'string' && isObject(args) ? toolbox.byName(name) : undefined;
+      if (!tool?.operation.cached) return undefined;
+      // The same steps as callTool's, in another order: the lookup first, so a result not kept
+      // counts nothing here; then the admission, whose refusals callTool renders.
+      const found = kept.get(tool.name, args);
+      if (!found || !admitNow(ctx, http, reply, tool.operation.id as never, { call, resource: 'mcp' })) return undefined;
+      return endWrittenResult(request, new WrittenResult(found.json), SERVER_INFO);
+    },
     async answer(exchange) {
       const { request } = exchange;
       const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;

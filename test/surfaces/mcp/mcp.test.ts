@@ -355,4 +355,49 @@ describe('the HTTP layer', () => {
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
     await settles(start + 4);
   });
+
+  test('a busy caller: kept results answered from memory in both eras, each call counted once, with its limit headers', async () => {
+    // Hundreds of calls a second make the owner busy: its calls are then counted from a reserved
+    // block and a kept result is answered without waiting (server.ts answerNow).
+    const key = await personalKey(['public.read']);
+    const c = await client(key);
+    const usage = async () => ((await c.callTool({ name: 'me_read', arguments: {} })).structuredContent as any).usage.requestsToday as number;
+    const record = seeded.rollCalls[0]!.recordNumber;
+    const expected = await v2(`/matters/${encodeURIComponent(record)}`, key);
+    const start = await usage();
+    const modern = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'matters_read',
+    };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    let sent = 0;
+    const call = async (i: number) => {
+      const era = i % 2 === 0 ? 'legacy' : 'modern';
+      sent++;
+      const res = await post(
+        {
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'matters_read', arguments: { record }, ...(era === 'modern' ? { _meta: envelope } : {}) },
+        },
+        { authorization: `Bearer ${key}`, ...(era === 'modern' ? modern : { 'mcp-protocol-version': '2025-06-18' }) },
+      );
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers.get('ratelimit-remaining')), /^\d+$/);
+      const body = (await res.json()) as any;
+      assert.equal(body.id, i);
+      assert.deepEqual(body.result.structuredContent, expected);
+      assert.deepEqual(JSON.parse(body.result.content[0].text), expected);
+      assert.equal(body.result.resultType, era === 'modern' ? 'complete' : undefined);
+    };
+    for (let i = 0; i < 300; i += 10) await Promise.all(Array.from({ length: 10 }, (_, k) => call(i + k)));
+    // me_read counts against the per-minute limit only; the count settles once the owner is idle.
+    await until(`usage reaches ${start + sent}`, async () => ((await usage()) === start + sent ? true : undefined), 10);
+  });
 });
