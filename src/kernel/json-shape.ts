@@ -53,10 +53,7 @@ export function checkJson(value: unknown, what: string): void {
       if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
         throw refuse(`${what} contains a forbidden prototype property.`);
       }
-    }
-    for (const key in record) {
-      if (!Object.hasOwn(record, key)) continue;
-      const child = record[key];
+      // Walked after this object's keys are all checked, so the refusals come in the same order.
       if (child !== null && typeof child === 'object') {
         pending.push(child);
         depths.push(depth + 1);
