@@ -19,6 +19,7 @@ import {
 import pg from 'pg';
 import { currentBudget, DEFAULT_REQUEST_DB_BUDGET_MS } from './db-budget.ts';
 import { FairDriver } from './db-turns.ts';
+import { parseTextArray } from './pg-array.ts';
 import type { RequestUnit } from './db-unit.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -52,14 +53,23 @@ export interface Database<DB> {
 }
 
 // Type parsers, set once so both backends return the same JS values:
-// int8/count(*) → number (our counts stay far below 2^53), date → 'YYYY-MM-DD' string, numeric → string.
+// int8/count(*) → number (our counts stay far below 2^53), date → 'YYYY-MM-DD' string, numeric → string,
+// text[] and varchar[] → arrays of strings and nulls, read in one pass (./pg-array.ts).
 const INT8 = 20;
 const DATE = 1082;
 const NUMERIC = 1700;
+const TEXT_ARRAY = 1009;
+const VARCHAR_ARRAY = 1015;
+const textArrayOf = (oid: number) => {
+  const fallback = pg.types.getTypeParser(oid, 'text') as (v: string) => unknown;
+  return (v: string) => parseTextArray(v, fallback);
+};
 const parsers = {
   [INT8]: (v: string) => Number(v),
   [DATE]: (v: string) => v,
   [NUMERIC]: (v: string) => v,
+  [TEXT_ARRAY]: textArrayOf(TEXT_ARRAY),
+  [VARCHAR_ARRAY]: textArrayOf(VARCHAR_ARRAY),
 };
 
 /**

@@ -11,7 +11,16 @@ import { publicPeopleKinds } from './policy.ts';
 import * as p from './presenters.ts';
 import { presentMeetingDetail } from './presenters-meetings.ts';
 import { bodyActionsQuery, bodyActionsSortPlan, bodyExists } from './repo-actions.ts';
-import { matterDetail, matterIdByRecord, matterListQuery, matterParts, matterSortPlan, preparedSearch, recordNumberPattern } from './repo-matters.ts';
+import {
+  matterDetail,
+  matterIdByRecord,
+  matterListQuery,
+  matterPageRows,
+  matterParts,
+  matterSortPlan,
+  preparedSearch,
+  recordNumberPattern,
+} from './repo-matters.ts';
 import { meetingDetail, meetingListQuery, meetingSortPlan } from './repo-meetings.ts';
 import { bodyDetail, bodyListQuery, bodySortPlan, personDetail, personListQuery, personSortPlan } from './repo-people.ts';
 import { search } from './repo-search.ts';
@@ -70,16 +79,22 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         const page = async () => {
           const postings = sort === 'relevance' && q.q !== undefined ? await postingsFor(q.q) : null;
           const qb = matterListQuery(db, filters, sort, undefined, postings);
-          if (parts.length === 0)
-            return paginate(preparedSearch(filters, postings) ? qb.modifyFront(preparedStatement) : qb, matterSortPlan(sort), q, p.presentMatter);
+          const present = (row: Record<string, any>) => ({ ...p.presentMatter(row), ...presentParts(row, parts) });
+          if (sort === 'relevance') {
+            // Ranked by id and rank; the page's columns, and its parts, read for its rows only.
+            const prepared = parts.length === 0 && preparedSearch(filters, postings);
+            const rows = (paged: unknown) => {
+              const withParts = parts.length === 0 ? matterPageRows(db, paged) : matterPageRows(db, paged).select(partSelections(parts, rollCallShape));
+              return prepared ? withParts.modifyFront(preparedStatement) : withParts;
+            };
+            return paginate(qb, matterSortPlan(sort), q, parts.length === 0 ? p.presentMatter : present, rows);
+          }
+          if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
           // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
           // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
           const unfiltered = Object.values(filters).every((v) => v === undefined);
           const withParts = qb.select(partSelections(parts, rollCallShape));
-          return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, (row: Record<string, any>) => ({
-            ...p.presentMatter(row),
-            ...presentParts(row, parts),
-          }));
+          return paginate(unfiltered ? withParts.modifyFront(preparedStatement) : withParts, matterSortPlan(sort), q, present);
         };
         if (q.q === undefined) return page();
         // A search: every spelling of the query shares one kept page while the record is unchanged.
