@@ -1,6 +1,7 @@
 // Matters: the list with its filters and text search, and the detail document in one query.
 import { type RawBuilder, sql } from 'kysely';
 import { col, type SortPlan } from './keyset.ts';
+import { RANKED_CANDIDATES } from './schema-legislation.ts';
 import type { PostingsPlan, Requirement } from './search-postings.ts';
 import {
   type Db,
@@ -71,12 +72,8 @@ export function matterSortPlan(sort: string): SortPlan {
   }
 }
 
-/**
- * How many matches relevance ranks: the most recent ones. A common word can match a large share
- * of 200,000 matters, and ranking reads every candidate's tsvector; capping keeps search fast
- * whatever the query. Date sorts page through every match.
- */
-export const RANKED_CANDIDATES = 500;
+// How many matches relevance ranks (schema-legislation.ts, where the pages read it too).
+export { RANKED_CANDIDATES };
 
 // Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321, CL2023-0003511.
 export const recordNumberPattern = /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/;

@@ -87,6 +87,13 @@ export const MatterDetail = Type.Object({
   rollCalls: Type.Array(RollCall),
 });
 
+/**
+ * How many matches relevance ranks: the most recent ones. A common word can match a large share
+ * of 200,000 matters, and ranking reads every candidate's tsvector; capping keeps search fast
+ * whatever the query. Date sorts page through every match.
+ */
+export const RANKED_CANDIDATES = 500;
+
 export const MattersQuery = ListQuery({
   type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Matter type, e.g. Ordinance (case-insensitive; unknown types are refused).' })),
   status: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Status, e.g. Passed (case-insensitive; unknown statuses are refused).' })),

@@ -337,6 +337,11 @@ test('lists and search with filters and pages', async () => {
   const matters = (await site.read('matters.list', { limit: 50, type: 'Ordinance' })).data;
   const { html } = await both('/matters?type=Ordinance', [matters[0].recordNumber, matters.at(-1).recordNumber]);
   assert.match(html, /rel="next"/);
+  // The caption says the order the list has: newest first, or by match for a search.
+  await both('/matters', ['newest first']);
+  const found = (await site.read('matters.list', { q: 'zoning', limit: 50 })).data;
+  await both('/matters?q=zoning', ['Matters matching “zoning”, best match first', 'the 500 most recent matches', found[0].recordNumber]);
+  await both('/matters?q=zoning&sort=introduced', ['oldest first']);
   await both('/meetings', ['Meetings']);
   const alders = (await site.read('people.public.list', { kind: 'alderperson', sort: 'ward', limit: 50 })).data;
   await both(

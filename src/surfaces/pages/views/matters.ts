@@ -2,7 +2,7 @@
 // calls drawn and tabled with every vote, meetings, documents, related lobbying, follower count),
 // and one roll call.
 import type { OperationOutput } from '../../../catalogue.ts';
-import { MattersQuery } from '../../../modules/public-data/schema-legislation.ts';
+import { MattersQuery, RANKED_CANDIDATES } from '../../../modules/public-data/schema-legislation.ts';
 import { type Block, clip, day, facts, latest, type Link, link, list, type PageModel, paragraph, section, table, type Text, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
@@ -213,6 +213,26 @@ async function rollCallPage(read: Reader, id: string): Promise<PageModel> {
 
 const ListQuery = pick(MattersQuery, ['q', 'type', 'status', 'sponsor', 'body', 'introduced_from', 'introduced_to', 'sort', 'cursor', 'limit']);
 
+/**
+ * What the list shows, in the order the list operation gives it (matters.list: by relevance when
+ * there are words, else newest first, unless `sort` says otherwise), so a search's caption does not
+ * say "newest first" above results ranked by match.
+ */
+function listOrder(query: Record<string, any>): string {
+  const sort = query.sort ?? (query.q !== undefined ? 'relevance' : '-introduced');
+  switch (sort) {
+    case 'relevance':
+      return `Matters matching “${query.q}”, best match first: the ${RANKED_CANDIDATES} most recent matches are ranked by how well their titles, sponsors and topics match.`;
+    case 'introduced':
+      return 'Matters before the City Council, oldest first; search their titles, sponsors and topics.';
+    case 'record':
+    case '-record':
+      return `Matters before the City Council, by record number${sort === '-record' ? ', last first' : ''}; search their titles, sponsors and topics.`;
+    default:
+      return 'Matters before the City Council, newest first; search their titles, sponsors and topics.';
+  }
+}
+
 async function mattersList(read: Reader, query: Record<string, any>): Promise<PageModel> {
   const page = await read('matters.list', query as never);
   return {
@@ -222,7 +242,7 @@ async function mattersList(read: Reader, query: Record<string, any>): Promise<Pa
     updatedAt: latest(...page.data.map((m) => m.updatedAt)),
     feeds: [feeds.legislation],
     blocks: [
-      paragraph('Matters before the City Council, newest first; search their titles, sponsors and topics.'),
+      paragraph(listOrder(query)),
       {
         kind: 'form',
         action: '/matters',
