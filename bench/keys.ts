@@ -3,6 +3,7 @@
 // public API, where no owner is busy enough for blocks and every request is counted exactly.
 // Each key's answered requests are counted here, and after the run compared with what the store
 // counted for its owner: the limits stay exact.
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
@@ -57,6 +58,7 @@ export async function prepareKeys(databaseUrl: string, count = KEY_COUNT): Promi
  * going down.
  */
 export async function storedCounts(databaseUrl: string, accountIds: readonly string[]): Promise<Map<string, number>[]> {
+  if (process.env.REDIS_URL) return redisCounts(process.env.REDIS_URL, accountIds);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -70,6 +72,33 @@ export async function storedCounts(databaseUrl: string, accountIds: readonly str
     return accountIds.map((id) => byId.get(id)!);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * The same counts when the service counts in Redis (REDIS_URL set for the run): its day counters,
+ * `council:limits:{account:<id>}:day:<date>` (modules/credentials/limits/redis-store.ts).
+ */
+async function redisCounts(url: string, accountIds: readonly string[]): Promise<Map<string, number>[]> {
+  const redis = new Redis(url, { lazyConnect: true });
+  await redis.connect();
+  try {
+    const byId = new Map(accountIds.map((id) => [id, new Map<string, number>()]));
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', 'council:limits:{account:*}:day:*', 'COUNT', 1000);
+      keys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    const values = keys.length === 0 ? [] : await redis.mget(...keys);
+    keys.forEach((key, i) => {
+      const id = /^council:limits:\{account:([^}]+)\}:/.exec(key)?.[1];
+      if (id !== undefined) byId.get(id)?.set(key, Number(values[i] ?? 0));
+    });
+    return accountIds.map((id) => byId.get(id)!);
+  } finally {
+    redis.disconnect();
   }
 }
 

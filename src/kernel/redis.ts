@@ -2,6 +2,11 @@
 // publishes): the first command waits for the first connection; once Redis has been reached, a
 // command sent while it is lost fails at once instead of waiting in ioredis's offline queue for
 // reconnects (seconds per request), and ioredis keeps reconnecting in the background.
+//
+// Commands sent in the same turn of the event loop go to Redis together (ioredis's auto-pipelining,
+// in order, each with its own answer): light owners' requests are counted with one script call each,
+// and 20 of them in flight cost one write and one wake-up of Redis instead of 20 (1,000 owners in
+// rotation, loads in turn on one machine: 25,753 against 21,159 req/s).
 import { Redis } from 'ioredis';
 
 export interface FailFastRedis {
@@ -11,7 +16,7 @@ export interface FailFastRedis {
 }
 
 export function failFastRedis(url: string): FailFastRedis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true, enableAutoPipelining: true });
   redis.on('error', () => {});
   let first: Promise<void> | null = null;
   let reached = false;
