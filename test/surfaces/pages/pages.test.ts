@@ -321,7 +321,14 @@ test('a meeting, a committee, a campaign committee and lobbying records', async 
   const g = await site.read('meetings.read', { id: site.records.meeting });
   await both(`/meetings/${g.id}`, [g.bodyName, 'Agenda', 'Attendance', 'Documents', 'Insights', 'Public testimony', ...g.documents.map((d: any) => d.name)]);
   const b = await site.read('bodies.read', { id: site.records.body });
-  await both(`/bodies/${b.id}`, [b.name, 'Members', 'Meetings', 'Legislation it holds', ...b.members.slice(0, 5).map((m: any) => m.name)]);
+  await both(`/bodies/${b.id}`, [
+    b.name,
+    'Members',
+    'Everyone recorded on this body, with their role and dates',
+    'Meetings',
+    'Legislation it holds',
+    ...b.members.slice(0, 5).map((m: any) => m.name),
+  ]);
   const c = await site.read('money.committees.read', { id: site.records.committee });
   const top = await site.read('money.contributors.read', { committee: c.id, limit: 3 });
   await both(`/money/committees/${c.id}`, [c.name, 'Top contributors', 'Money received by year', ...top.data.map((x: any) => x.contributor)]);

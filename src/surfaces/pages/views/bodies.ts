@@ -46,7 +46,7 @@ async function bodyPage(read: Reader, id: string): Promise<PageModel> {
       ]),
       section('Members', [
         table(
-          'Members',
+          'Everyone recorded on this body, with their role and dates (a current member’s runs to “now”)',
           ['Name', 'Ward', 'Role', 'From', 'To'],
           b.members.map((m) => [
             link(m.name, `/people/${enc(m.personId)}`),
