@@ -6,6 +6,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../src/kernel/config.ts';
+import { REDIS_KEY_PREFIX } from '../src/modules/credentials/limits/redis-store.ts';
 import { createContext } from '../src/context.ts';
 import { operator } from '../src/kernel/actor.ts';
 
@@ -87,13 +88,13 @@ async function redisCounts(url: string, accountIds: readonly string[]): Promise<
     const keys: string[] = [];
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', 'council:limits:{account:*}:day:*', 'COUNT', 1000);
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${REDIS_KEY_PREFIX}{account:*}:day:*`, 'COUNT', 1000);
       keys.push(...found);
       cursor = next;
     } while (cursor !== '0');
     const values = keys.length === 0 ? [] : await redis.mget(...keys);
     keys.forEach((key, i) => {
-      const id = /^council:limits:\{account:([^}]+)\}:/.exec(key)?.[1];
+      const id = /\{account:([^}]+)\}:day:/.exec(key)?.[1];
       if (id !== undefined) byId.get(id)?.set(key, Number(values[i] ?? 0));
     });
     return accountIds.map((id) => byId.get(id)!);

@@ -101,7 +101,7 @@ const WIDER = 4;
 const PROMISING = Math.ceil((RANKED_CANDIDATES / WIDER) * 1.25);
 
 /**
- * The RANKED_CANDIDATES most recent matches of the filters (the list's columns and the tsvector). A common term is
+ * The RANKED_CANDIDATES most recent matches of the filters, with `columns` (by default the list's columns and the tsvector). A common term is
  * answered by walking the date index over the newest RECENT_WINDOW matters (they are stored
  * nearly in date order, so that walk reads few pages), then, at a density that promises enough, over
  * the newest WIDER × RECENT_WINDOW; a sparse one, which those rows hold too few of, by its matches
@@ -109,8 +109,10 @@ const PROMISING = Math.ceil((RANKED_CANDIDATES / WIDER) * 1.25);
  * they are chosen: before, the rank was computed for every match of a sparse term (thousands).
  * (Measured on PostgreSQL 15 with the benchmark's 200,000 matters: letting the planner choose
  * between the two plans in one statement read up to ten times the pages for these terms — a
- * bitmap over 18,000 matches for a common one, a walk of 40,000 rows for a sparse one; joining
- * the page's columns after ranking only id and tsvector read 2,000 pages more than carrying them.)
+ * bitmap over 18,000 matches for a common one, a walk of 40,000 rows for a sparse one. Joining
+ * the page's columns after ranking only id and tsvector then read 2,000 pages more than carrying
+ * them; with the postings, the hash index on ids and generic plans it is the cheaper way, and the
+ * list takes it: matterListQuery.)
  */
 export function recentMatches(
   db: Db,

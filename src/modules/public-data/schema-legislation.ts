@@ -94,6 +94,9 @@ export const MatterDetail = Type.Object({
  */
 export const RANKED_CANDIDATES = 500;
 
+/** The order of a matters list: `sort`, else by relevance when there are words, else newest first. */
+export const matterSortOf = (q: { sort?: string | undefined; q?: string | undefined }): string => q.sort ?? (q.q !== undefined ? 'relevance' : '-introduced');
+
 export const MattersQuery = ListQuery({
   type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Matter type, e.g. Ordinance (case-insensitive; unknown types are refused).' })),
   status: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Status, e.g. Passed (case-insensitive; unknown statuses are refused).' })),

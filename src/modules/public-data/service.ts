@@ -27,6 +27,7 @@ import { search } from './repo-search.ts';
 import type { RollCallShape } from './repo-sql.ts';
 import { rollCallDetail, rollCallListQuery, rollCallSortPlan, voteListQuery, votePageRows, votesSortPlan } from './repo-votes.ts';
 import type * as s from './schema.ts';
+import { matterSortOf } from './schema-legislation.ts';
 import { searchTypes } from './schema-search.ts';
 import { createPostingsPlanner } from './search-postings.ts';
 import { searchQueryText } from './search-text.ts';
@@ -62,7 +63,7 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
        */
       async list(q: s.MattersInput, parts: readonly MatterPart[] = [], rollCallShape: RollCallShape = 'full'): Promise<Page<s.MatterOut & MatterPartsOut>> {
         checkRange(q.introduced_from, q.introduced_to, 'introduced_from/introduced_to');
-        const sort = q.sort ?? (q.q !== undefined ? 'relevance' : '-introduced');
+        const sort = matterSortOf(q);
         if (sort === 'relevance' && q.q === undefined) throw new AppError('invalid_request', 'sort=relevance needs a search query q.');
         const type = q.type === undefined ? undefined : await vocabulary.canonical('type', 'type', q.type);
         const status = q.status === undefined ? undefined : await vocabulary.canonical('status', 'status', q.status);
@@ -79,17 +80,17 @@ export function createLegislationService(deps: ModuleDeps, searches: CacheChanne
         const page = async () => {
           const postings = sort === 'relevance' && q.q !== undefined ? await postingsFor(q.q) : null;
           const qb = matterListQuery(db, filters, sort, undefined, postings);
-          const present = (row: Record<string, any>) => ({ ...p.presentMatter(row), ...presentParts(row, parts) });
+          const present = parts.length === 0 ? p.presentMatter : (row: Record<string, any>) => ({ ...p.presentMatter(row), ...presentParts(row, parts) });
           if (sort === 'relevance') {
             // Ranked by id and rank; the page's columns, and its parts, read for its rows only.
             const prepared = parts.length === 0 && preparedSearch(filters, postings);
             const rows = (paged: unknown) => {
-              const withParts = parts.length === 0 ? matterPageRows(db, paged) : matterPageRows(db, paged).select(partSelections(parts, rollCallShape));
-              return prepared ? withParts.modifyFront(preparedStatement) : withParts;
+              const page = matterPageRows(db, paged).select(partSelections(parts, rollCallShape));
+              return prepared ? page.modifyFront(preparedStatement) : page;
             };
-            return paginate(qb, matterSortPlan(sort), q, parts.length === 0 ? p.presentMatter : present, rows);
+            return paginate(qb, matterSortPlan(sort), q, present, rows);
           }
-          if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, p.presentMatter);
+          if (parts.length === 0) return paginate(qb, matterSortPlan(sort), q, present);
           // Unfiltered, the nested read's plan is the same whatever its cursor: PostgreSQL plans it
           // once per connection (a filter's value can change the best plan, so a filtered read is planned each time).
           const unfiltered = Object.values(filters).every((v) => v === undefined);

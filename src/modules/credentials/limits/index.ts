@@ -8,7 +8,7 @@ import type { LimitState } from '../../../kernel/limit-state.ts';
 import { createBlocks } from './blocks.ts';
 import { createPgStore } from './pg-store.ts';
 import { limitState, nextMidnightUtc, ownerTag, refusal, windowSlots } from './policy.ts';
-import { createRedisStore } from './redis-store.ts';
+import { createRedisStore, REDIS_KEY_PREFIX } from './redis-store.ts';
 import type { CounterStore } from './store.ts';
 
 export type { WindowName } from './policy.ts';
@@ -49,7 +49,7 @@ export interface LimitsOptions {
 export function createLimits(deps: ModuleDeps, options: LimitsOptions = {}): Limits {
   const redisUrl = options.redisUrl === undefined ? deps.config.redisUrl : options.redisUrl;
   const store: CounterStore = redisUrl
-    ? createRedisStore(redisUrl, options.redisKeyPrefix ?? 'council:limits:')
+    ? createRedisStore(redisUrl, options.redisKeyPrefix ?? REDIS_KEY_PREFIX)
     : createPgStore(deps.db, deps.log, deps.config.requestDbBudgetMs);
   const blocks = createBlocks(store, deps.clock, deps.log);
 

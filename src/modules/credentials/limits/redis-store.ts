@@ -47,6 +47,9 @@ return 0
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const scripts = { consume: { text: CONSUME, sha: sha1(CONSUME) }, release: { text: RELEASE, sha: sha1(RELEASE) } };
 
+/** The default prefix of the counters' keys: `council:limits:{<owner>}:<bucket>`. */
+export const REDIS_KEY_PREFIX = 'council:limits:';
+
 /** Counters outlive their bucket by this much, so clocks a little apart still agree. */
 const EXPIRY_MARGIN_MS = 60_000;
 

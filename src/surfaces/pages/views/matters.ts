@@ -2,7 +2,7 @@
 // calls drawn and tabled with every vote, meetings, documents, related lobbying, follower count),
 // and one roll call.
 import type { OperationOutput } from '../../../catalogue.ts';
-import { MattersQuery, RANKED_CANDIDATES } from '../../../modules/public-data/schema-legislation.ts';
+import { MattersQuery, matterSortOf, RANKED_CANDIDATES } from '../../../modules/public-data/schema-legislation.ts';
 import { type Block, clip, day, facts, latest, type Link, link, list, type PageModel, paragraph, section, table, type Text, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
@@ -219,7 +219,7 @@ const ListQuery = pick(MattersQuery, ['q', 'type', 'status', 'sponsor', 'body', 
  * say "newest first" above results ranked by match.
  */
 function listOrder(query: Record<string, any>): string {
-  const sort = query.sort ?? (query.q !== undefined ? 'relevance' : '-introduced');
+  const sort = matterSortOf(query);
   switch (sort) {
     case 'relevance':
       return `Matters matching “${query.q}”, best match first: the ${RANKED_CANDIDATES} most recent matches are ranked by how well their titles, sponsors and topics match.`;
