@@ -349,6 +349,10 @@ test('lists and search with filters and pages', async () => {
   const found = (await site.read('matters.list', { q: 'zoning', limit: 50 })).data;
   await both('/matters?q=zoning', ['Matters matching “zoning”, best match first', 'the 500 most recent matches', found[0].recordNumber]);
   await both('/matters?q=zoning&sort=introduced', ['oldest first']);
+  // A search with no word in it (spaces, a stray operator) matches nothing, and the caption says why.
+  assert.equal((await site.read('matters.list', { q: ' - ', limit: 50 })).data.length, 0);
+  await both('/matters?q=%20-%20', ['“-” has no word to search for', 'No matters match.']);
+  await both('/matters?q=%20%20', ['The search is empty, so no matter matches']);
   await both('/meetings', ['Meetings']);
   const alders = (await site.read('people.public.list', { kind: 'alderperson', sort: 'ward', limit: 50 })).data;
   await both(

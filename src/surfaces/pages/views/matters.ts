@@ -3,6 +3,7 @@
 // and one roll call.
 import type { OperationOutput } from '../../../catalogue.ts';
 import { MattersQuery, matterSortOf, RANKED_CANDIDATES } from '../../../modules/public-data/schema-legislation.ts';
+import { searchQueryText } from '../../../modules/public-data/search-text.ts';
 import { type Block, clip, day, facts, latest, type Link, link, list, type PageModel, paragraph, section, table, type Text, withQuery } from '../model.ts';
 import type { PageDef, Reader } from '../page-route.ts';
 import { feeds } from './feeds.ts';
@@ -222,6 +223,11 @@ function listOrder(query: Record<string, any>): string {
   const sort = matterSortOf(query);
   switch (sort) {
     case 'relevance':
+      // A search of spaces or stray operators alone has no word to match, so it matches nothing.
+      if (searchQueryText(query.q ?? '') === '') {
+        const typed = String(query.q ?? '').trim();
+        return `${typed ? `“${typed}” has no word to search for` : 'The search is empty'}, so no matter matches: type words or a record number, or clear the search to list every matter.`;
+      }
       return `Matters matching “${query.q}”, best match first: the ${RANKED_CANDIDATES} most recent matches are ranked by how well their titles, sponsors and topics match.`;
     case 'introduced':
       return 'Matters before the City Council, oldest first; search their titles, sponsors and topics.';
