@@ -8,6 +8,8 @@ export const detailName = 'GET /api/v1/matters/{record}';
 export const oauthName = 'GET /api/v1/matters/{record} (OAuth token)';
 export const unguardedName = 'same, without guard';
 export const manyKeysName = 'same, 1,000 keys in rotation';
+/** The unguarded route sending the seven limit headers of an authenticated answer: what they cost alone. */
+export const headersName = 'same, without guard, with the limit headers';
 export const searchName = 'GET /api/v1/matters?q=…';
 export const votesName = 'GET /api/v1/votes?person=…';
 export const answerNames = ['POST /api/v1/answers (how did X vote on Y)', 'POST /api/v1/answers (passages)'];

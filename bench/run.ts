@@ -20,6 +20,7 @@ import {
   ceilingName,
   detailName,
   guardAims,
+  headersName,
   manyKeysName,
   oauthName,
   searchAims,
@@ -184,6 +185,11 @@ async function main(): Promise<number> {
       expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
     },
     {
+      // The unguarded route with the seven limit headers an authenticated answer carries.
+      target: { name: headersName, url: unguarded.url, paths: detailPaths.map((p) => `/headers${p}`), prime: true },
+      expect: (b) => typeof b?.recordNumber === 'string' || typeof b?.data?.recordNumber === 'string',
+    },
+    {
       // Many light owners: each request another key (and limits owner), counted exactly in the store.
       target: {
         name: manyKeysName,
@@ -227,14 +233,19 @@ async function main(): Promise<number> {
   const targetNamed = (name: string) => targets.find((t) => t.target.name === name)!.target;
   const roundsOfGuard = (load: (name: string) => Measurement) =>
     guardRounds(
-      { detail: load(detailName), unguarded: load(unguardedName), manyKeys: load(manyKeysName) },
-      { detail: targetNamed(detailName), unguarded: targetNamed(unguardedName), manyKeys: targetNamed(manyKeysName) },
+      { detail: load(detailName), unguarded: load(unguardedName), manyKeys: load(manyKeysName), headers: load(headersName) },
+      {
+        detail: targetNamed(detailName),
+        unguarded: targetNamed(unguardedName),
+        manyKeys: targetNamed(manyKeysName),
+        headers: targetNamed(headersName),
+      },
       options,
     );
   let shares: GuardShares | null = null;
   // Each part: its targets (the ceiling first) and the aims it decides.
   const parts: Record<string, { names: string[]; aims: Subset['aims'] }> = {
-    guard: { names: [ceilingName, detailName, unguardedName, manyKeysName], aims: (latency, load) => guardAims(latency, load, shares!) },
+    guard: { names: [ceilingName, detailName, unguardedName, headersName, manyKeysName], aims: (latency, load) => guardAims(latency, load, shares!) },
     search: { names: [ceilingName, searchName, votesName], aims: searchAims },
     votes: { names: [ceilingName, votesName], aims: votesAims },
   };
@@ -329,7 +340,8 @@ async function main(): Promise<number> {
       manyKeysCounts,
       guardedShareOfUnguarded: round3(median(shares.guarded)),
       manyKeysShareOfUnguarded: round3(median(shares.manyKeys)),
-      guardShares: { guarded: shares.guarded.map(round3), manyKeys: shares.manyKeys.map(round3) },
+      headersShareOfUnguarded: round3(median(shares.headers)),
+      guardShares: { guarded: shares.guarded.map(round3), manyKeys: shares.manyKeys.map(round3), headers: shares.headers.map(round3) },
     },
     machine: {
       cpus: cpus().length,

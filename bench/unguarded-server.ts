@@ -5,6 +5,7 @@
 import { createFastify } from '../src/app.ts';
 import { loadConfig } from '../src/kernel/config.ts';
 import { createContext } from '../src/context.ts';
+import { type LimitState, setLimitHeaders } from '../src/kernel/limit-state.ts';
 import { renderV1, useRenderer } from '../src/surfaces/http/render.ts';
 import { responseCacheFor } from '../src/surfaces/http/response-cache.ts';
 import { routeInput, routeParts } from '../src/surfaces/http/route.ts';
@@ -21,11 +22,23 @@ const parts = routeParts(def, op);
 const app = createFastify(ctx);
 const answers = responseCacheFor(ctx.caches.publicData);
 app.get('/health', async () => ({ status: 'ok' }));
-// The route twice: as the service mounts it (in-memory answers), and under /db answered by the
-// database every time, which is what a record's first request costs.
-for (const [prefix, cached] of [
-  ['/api/v1', true],
-  ['/db/api/v1', false],
+// The limit headers of a caller as the benchmark's (limits of a billion, most of them left), set
+// by the service's own function. What the real route's headers hold changes with every request;
+// these figures have the same number of digits.
+const limits: LimitState = {
+  day: { limit: 1_000_000_000, remaining: 999_073_724, reset: 84_375 },
+  minute: { limit: 1_000_000_000, remaining: 999_437_851, reset: 15 },
+  ai: { limit: 1_000_000_000, remaining: 1_000_000_000, reset: 84_375 },
+};
+// The route three times: as the service mounts it (in-memory answers); under /headers the same
+// with the seven limit headers every authenticated answer carries (spec "Headers on every
+// response", decisions.md), so the guard's cost splits into what those headers cost to send and
+// read and what the checks and counting cost; and under /db answered by the database every time,
+// which is what a record's first request costs.
+for (const [prefix, cached, headers] of [
+  ['/api/v1', true, false],
+  ['/headers/api/v1', true, true],
+  ['/db/api/v1', false, false],
 ] as const) {
   await app.register(
     async (scope) => {
@@ -39,6 +52,7 @@ for (const [prefix, cached] of [
         ...(cached ? { onSend: answers.onSend } : {}),
         // As the service's (src/surfaces/http/register.ts): a kept answer is sent with no promise.
         handler: (request, reply) => {
+          if (headers) setLimitHeaders(reply, limits);
           if (cached) {
             if (answers.send(request, reply, 'json')) return undefined;
             answers.begin(request, 'json');
