@@ -1,15 +1,24 @@
 // `node bench/bulk.ts`: the memory and time of a bulk export of the benchmark's synthetic council
 // (generate.ts: 200,000 matters, 5,000,000 votes; DATABASE_URL, default the local council_bench).
 // This process is the service (startServer, as `npm start` runs it, with the nightly schedule
-// off); once idle, its peak resident set (VmHWM) is reset (Linux: /proc/self/clear_refs "5"), the
+// off): started otherwise, it starts itself again with `npm start`'s V8 flags and allocator
+// settings (package.json), since both change the idle service and the export's worker. Once idle, its peak resident set (VmHWM) is reset (Linux: /proc/self/clear_refs "5"), the
 // export runs as the job would, and the new peak is read. The issue's aim: the peak stays within
 // 100 MiB of the idle service. Files go to a temporary BULK_DIR, removed afterwards.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/kernel/config.ts';
 import { startServer } from '../src/server.ts';
 import { DEFAULT_DATABASE_URL, generate } from './generate.ts';
+import { startEnv, startFlags } from './servers.ts';
+
+const flags = startFlags();
+if (!flags.every((f) => process.execArgv.includes(f))) {
+  const again = spawnSync(process.execPath, [...flags, import.meta.filename], { stdio: 'inherit', env: { ...process.env, ...startEnv() } });
+  process.exit(again.status ?? 1);
+}
 
 const MiB = 1024 * 1024;
 const status = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;

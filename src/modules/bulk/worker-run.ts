@@ -1,7 +1,7 @@
 // Starts the export's worker thread (worker.ts) and relays it: progress lines as they come, then
 // the manifest, or the worker's error (with its code, so a lost database is still `unavailable`).
 // An abort is passed on, and the worker discards its unfinished export before it exits.
-import { Worker } from 'node:worker_threads';
+import { workerWithOwnHeap } from '../../kernel/worker-heap.ts';
 import type { ExportOptions } from './export.ts';
 import type { BulkManifestOut } from './schema.ts';
 import type { WorkerInput, WorkerMessage } from './worker.ts';
@@ -9,13 +9,14 @@ import type { WorkerInput, WorkerMessage } from './worker.ts';
 /**
  * The worker's heap: rows die young, and what stays (the driver, the export's state) is a few
  * megabytes; the old generation's ceiling makes V8 collect instead of growing. Measured with the
- * benchmark's council (README "The whole public record in bulk").
+ * benchmark's council (README "The whole public record in bulk"). Made by workerWithOwnHeap, or the
+ * service's --max-semi-space-size would give the worker its 32 MB semi-spaces instead.
  */
 const LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 
 export function exportInWorker(input: WorkerInput, options: ExportOptions = {}): Promise<BulkManifestOut> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: input, resourceLimits: LIMITS });
+    const worker = workerWithOwnHeap(new URL('./worker.ts', import.meta.url), { workerData: input, resourceLimits: LIMITS });
     let outcome: WorkerMessage | null = null;
     const abort = () => worker.postMessage('abort');
     options.signal?.addEventListener('abort', abort, { once: true });
