@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 
-const helper = pathToFileURL(new URL('../../src/kernel/worker-heap.ts', import.meta.url).pathname).href;
+const helper = new URL('../../src/kernel/worker-heap.ts', import.meta.url).href;
 
 // Keeps up to 300,000 small objects alive while making millions, then reports its new space.
 const churn = `
