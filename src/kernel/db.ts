@@ -254,6 +254,28 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * The server refuses a connection past its `max_connections` (or a role's connection limit) with
+ * SQLSTATE 53300, too_many_connections: a passing state while other clients hold theirs (several
+ * instances sharing one server, one of them restarting with a fresh pool, a burst filling every
+ * pool at once). A new connection refused so is tried again, a little later each time, before
+ * the statement fails as `unavailable`: 50, 100, 200 and 400 ms, 750 ms in all.
+ */
+const TOO_MANY_CONNECTIONS = '53300';
+const RECONNECT_PAUSES_MS = [50, 100, 200, 400];
+
+async function connectPatiently(pool: pg.Pool): Promise<pg.PoolClient> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await pool.connect();
+    } catch (err) {
+      const pause = RECONNECT_PAUSES_MS[attempt];
+      if ((err as { code?: unknown })?.code !== TOO_MANY_CONNECTIONS || pause === undefined) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 async function openPostgres<DB>(connectionString: string, max: number, requestBudgetMs: number): Promise<Database<DB>> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -293,7 +315,7 @@ async function openPostgres<DB>(connectionString: string, max: number, requestBu
     // What Kysely reads of a pool besides connect and end (to cancel a query on a connection of its own).
     Client: PreparingClient,
     options: requests.options,
-    connect: () => (currentBudget() ? requests : background).connect(),
+    connect: () => connectPatiently(currentBudget() ? requests : background),
     async end() {
       await Promise.all([requests.end(), background.end()]);
     },

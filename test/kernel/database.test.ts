@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { createContext } from '../../src/context.ts';
@@ -166,6 +167,46 @@ test('when the database server goes away, API requests answer 503 unavailable, n
     await app.close();
     await ctx.close().catch(() => {});
     await fresh.drop();
+  }
+});
+
+test('a connection refused for too many connections (53300) is tried again, then fails as unavailable', {
+  skip: !onPostgres && 'needs DATABASE_URL',
+}, async () => {
+  const fresh = await freshDatabase({ empty: true });
+  // The role is the cluster's, made from the suite's own database, which the test does not drop.
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  // A role allowed two connections: the server refuses its third with SQLSTATE 53300, as it
+  // refuses any client past max_connections.
+  const role = `ct_limited_${process.pid}_${Date.now()}`;
+  await admin.query(`create role ${role} login connection limit 2`);
+  const asRole = new URL(fresh.env.DATABASE_URL!);
+  asRole.username = role;
+  asRole.password = '';
+  const holder = () => new pg.Client({ connectionString: asRole.toString() });
+  const holders = [holder(), holder()];
+  const databases: Awaited<ReturnType<typeof open>>[] = [];
+  try {
+    for (const h of holders) await h.connect();
+    // Both connections held; one is freed 120 ms later: the statement waits for it instead of failing.
+    databases.push(await open({ DATABASE_URL: asRole.toString() }));
+    const answered = sql<{ one: number }>`select 1 as one`.execute(databases[0]!.db);
+    setTimeout(() => void holders[1]!.end(), 120);
+    assert.equal((await answered).rows[0]!.one, 1);
+    await databases[0]!.close();
+    // Both held again and never freed: it fails after its tries, as an error the service answers
+    // 503 unavailable (kernel/errors.ts).
+    holders[1] = holder();
+    await holders[1].connect();
+    databases.push(await open({ DATABASE_URL: asRole.toString() }));
+    await assert.rejects(sql`select 1`.execute(databases[1]!.db), (err: { code?: string }) => err.code === '53300');
+  } finally {
+    for (const d of databases) await d.close().catch(() => {});
+    for (const h of holders) await h.end().catch(() => {});
+    await fresh.drop();
+    await admin.query(`drop role if exists ${role}`).catch(() => {});
+    await admin.end();
   }
 });
 
