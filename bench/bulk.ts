@@ -2,8 +2,9 @@
 // (generate.ts: 200,000 matters, 5,000,000 votes; DATABASE_URL, default the local council_bench).
 // This process is the service (startServer, as `npm start` runs it, with the nightly schedule
 // off): started otherwise, it starts itself again with `npm start`'s V8 flags and allocator
-// settings (package.json), since both change the idle service and the export's worker. Once idle, its peak resident set (VmHWM) is reset (Linux: /proc/self/clear_refs "5"), the
-// export runs as the job would, and the new peak is read. The issue's aim: the peak stays within
+// settings (package.json), since both change the idle service and the export's worker. Once
+// idle, its peak resident set (VmHWM) is reset (Linux: /proc/self/clear_refs "5"), the export
+// runs as the job would, and the new peak is read. The issue's aim: the peak stays within
 // 100 MiB of the idle service. Files go to a temporary BULK_DIR, removed afterwards.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // new isolate's resource constraints, but a V8 flag wins over a constraint: with `npm start`'s
 // --max-semi-space-size=32 the bulk export's worker grew a 64 MB young generation whatever its
 // maxYoungGenerationSizeMb (measured: its new space 64 MiB against 8, and the export's peak RSS
-// 120–145 MiB above the idle service against the aim of 100). V8 reads the flag when it makes an
+// 102–150 MiB above the idle service against the aim of 100). V8 reads the flag when it makes an
 // isolate, and the service's own isolate is made before any code runs, so the flag is cleared once
 // the service runs: the service keeps the young generation it started with, and every worker made
 // afterwards gets the one its resourceLimits ask for.

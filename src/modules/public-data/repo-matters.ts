@@ -72,9 +72,6 @@ export function matterSortPlan(sort: string): SortPlan {
   }
 }
 
-// How many matches relevance ranks (schema-legislation.ts, where the pages read it too).
-export { RANKED_CANDIDATES };
-
 // Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321, CL2023-0003511.
 export const recordNumberPattern = /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/;
 

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { matterListQuery, RANKED_CANDIDATES } from '../../../src/modules/public-data/repo-matters.ts';
+import { matterListQuery } from '../../../src/modules/public-data/repo-matters.ts';
+import { RANKED_CANDIDATES } from '../../../src/modules/public-data/schema-legislation.ts';
 import { tsQuery } from '../../../src/modules/public-data/repo-sql.ts';
 import { createPostingsPlanner, parseTsquery, requirementsOf } from '../../../src/modules/public-data/search-postings.ts';
 import { searchQueryText } from '../../../src/modules/public-data/search-text.ts';
