@@ -54,6 +54,7 @@ function bulkPage(m: BulkManifestOut): PageModel {
         m.files.map((f) => [link(f.name, `/bulk/${f.name}`), count(f.rows), size(f.bytes), f.sha256]),
         'No files.',
         [1, 2],
+        [3],
       ),
       section('Using the files', [list(usage(m))]),
       section(

@@ -27,7 +27,16 @@ export type Block =
   | { kind: 'paragraph'; text: Text }
   | { kind: 'facts'; items: readonly (readonly [string, Text])[] }
   | { kind: 'list'; items: readonly Text[]; ordered?: boolean }
-  | { kind: 'table'; caption: string; head: readonly string[]; rows: readonly (readonly Text[])[]; numeric?: readonly number[] }
+  | {
+      kind: 'table';
+      caption: string;
+      head: readonly string[];
+      rows: readonly (readonly Text[])[];
+      /** Columns of figures: right-aligned, never wrapped. */
+      numeric?: readonly number[];
+      /** Columns of long unbroken identifiers (a file's SHA-256): wrapped anywhere rather than widening the table. */
+      digests?: readonly number[];
+    }
   /** Drawn as an SVG bar chart in HTML, always followed by the same figures as a table. */
   | { kind: 'chart'; title: string; bars: readonly Bar[]; head: readonly [string, string] }
   | { kind: 'form'; action: string; label: string; fields: readonly FormField[] }
@@ -67,8 +76,15 @@ export function list(items: readonly Text[], ordered = false): Block {
 }
 
 /** A table, or a sentence saying there is nothing to show. */
-export function table(caption: string, head: readonly string[], rows: readonly (readonly Text[])[], empty: string, numeric: readonly number[] = []): Block {
-  return rows.length ? { kind: 'table', caption, head, rows, numeric } : paragraph(empty);
+export function table(
+  caption: string,
+  head: readonly string[],
+  rows: readonly (readonly Text[])[],
+  empty: string,
+  numeric: readonly number[] = [],
+  digests: readonly number[] = [],
+): Block {
+  return rows.length ? { kind: 'table', caption, head, rows, numeric, digests } : paragraph(empty);
 }
 
 /** The latest of some ISO timestamps (records' updatedAt), or null. */

@@ -40,9 +40,11 @@ function block(b: Block, depth: number): Html {
         : html`<ul>${b.items.map((i) => html`<li>${textHtml(i)}</li>`)}</ul>`;
     case 'table': {
       const num = new Set(b.numeric ?? []);
+      const digest = new Set(b.digests ?? []);
+      const cls = (i: number) => (num.has(i) ? raw(' class="num"') : digest.has(i) ? raw(' class="digest"') : '');
       return html`<div class="scroll"><table><caption>${b.caption}</caption>
-<thead><tr>${b.head.map((h, i) => html`<th scope="col"${num.has(i) ? raw(' class="num"') : ''}>${h}</th>`)}</tr></thead>
-<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${num.has(i) ? raw(' class="num"') : ''}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
+<thead><tr>${b.head.map((h, i) => html`<th scope="col"${cls(i)}>${h}</th>`)}</tr></thead>
+<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${cls(i)}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
     }
     case 'chart':
       return html`${barChart({ title: b.title, bars: [...b.bars] })}${block(
