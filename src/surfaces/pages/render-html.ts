@@ -14,6 +14,16 @@ export function textHtml(t: Text): Html | string | (Html | string)[] {
   return typeof t === 'string' || !Array.isArray(t) ? inline(t as Inline) : (t as readonly Inline[]).map(inline);
 }
 
+/** A cell's text as read. */
+const plain = (t: Text): string => (typeof t === 'string' ? t : Array.isArray(t) ? t.map((i: Inline) => plain(i)).join('') : (t as { text: string }).text);
+
+/**
+ * A cell holding a date alone is never broken: at a phone's width "2015-05-18" wrapped at its
+ * hyphens onto two lines. Other text (a record's number too) may still wrap, so a table keeps to
+ * the page's width rather than hiding its last column behind a scroll.
+ */
+const dateAlone = (t: Text): boolean => /^\d{4}-\d{2}-\d{2}$/.test(plain(t));
+
 function field(f: FormField, form: string): Html {
   const id = `${form}-${f.name}`;
   if (f.options) {
@@ -44,7 +54,7 @@ function block(b: Block, depth: number): Html {
       const cls = (i: number) => (num.has(i) ? raw(' class="num"') : digest.has(i) ? raw(' class="digest"') : '');
       return html`<div class="scroll"><table><caption>${b.caption}</caption>
 <thead><tr>${b.head.map((h, i) => html`<th scope="col"${cls(i)}>${h}</th>`)}</tr></thead>
-<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${cls(i)}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
+<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${cls(i) || (dateAlone(c) ? raw(' class="date"') : '')}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
     }
     case 'chart':
       return html`${barChart({ title: b.title, bars: [...b.bars] })}${block(

@@ -24,7 +24,7 @@ caption{text-align:left;font-weight:600;padding:.3rem 0}
 label{display:block;margin:.3rem 0}input,select,textarea{font:inherit;padding:.25rem}button{font:inherit;cursor:pointer;padding:.25rem .7rem}
 fieldset{margin:1rem 0}details{margin:.3rem 0}pre{background:#f4f4f4;padding:.6rem;overflow-x:auto}code{font-size:.9em}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
-.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.digest{word-break:break-all}.scroll{overflow-x:auto}.muted{color:#4a4a4a}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.digest{word-break:break-all}td.date{white-space:nowrap}.scroll{overflow-x:auto}.muted{color:#4a4a4a}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:1rem 0}.filters label{margin:0}
 .filters input,.filters select{display:block;padding:.3rem}.filters button{padding:.35rem .8rem}
 .error{background:#fde8e8;border:1px solid #c00;padding:.6rem 1rem}.notice{background:#e8f4fd;border:1px solid #06c;padding:.6rem 1rem}
@@ -43,6 +43,7 @@ td.num,th.num{text-align:right}.with{color:#075e2b}.against{color:#8a1010}button
 .pick-list [role=option][aria-selected=true] .muted{color:#eee}.pick-hint{font-size:.85em;margin:.2rem 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{border-top:1px solid #ccc;margin-top:2rem;padding-top:.5rem;font-size:.9rem}figure{margin:1rem 0}svg{max-width:100%;height:auto}
+@media (max-width:30rem){table{font-size:.9rem}th,td{padding:.3rem .25rem}}
 `;
 
 const siteNav: readonly [string, string][] = [

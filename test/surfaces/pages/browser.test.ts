@@ -85,3 +85,31 @@ test('pages read without JavaScript: a search submitted from the form gives resu
   await page.screenshot({ path: new URL('search-no-js.png', artifacts).pathname, fullPage: true });
   await context.close();
 });
+
+/** In the page: its width, and over how many lines each table cell holding a date alone is laid out. */
+const phoneProbe = `(() => {
+  const lines = [...document.querySelectorAll('td')]
+    .filter((td) => /^\\d{4}-\\d{2}-\\d{2}$/.test(td.textContent ?? ''))
+    .map((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return { text: td.textContent, lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+    });
+  return { pageWidth: document.documentElement.scrollWidth, lines };
+})()`;
+
+test('on a phone (390 px) a page keeps to the screen and a date in a table stays on one line', async () => {
+  const r = site.records;
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  let dates = 0;
+  for (const path of ['/', `/people/${r.person}`, `/bodies/${r.body}`, '/matters']) {
+    await page.goto(`${site.base}${path}`);
+    const seen = (await page.evaluate(phoneProbe)) as { pageWidth: number; lines: { text: string; lines: number }[] };
+    assert.ok(seen.pageWidth <= 390, `${path} is ${seen.pageWidth} px wide on a 390 px screen`);
+    for (const cell of seen.lines) assert.equal(cell.lines, 1, `${path}: the date ${cell.text} is broken over ${cell.lines} lines`);
+    dates += seen.lines.length;
+  }
+  assert.ok(dates > 0, 'the pages show dates in their tables');
+  await page.screenshot({ path: new URL('phone-matters.png', artifacts).pathname, fullPage: true });
+  await page.close();
+});
