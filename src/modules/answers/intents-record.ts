@@ -13,7 +13,7 @@ const percent = (n: number, of: number) => `${Math.round((100 * n) / of)}%`;
 /** How often people vote with the majority and attend; how often two vote alike. */
 export const votingRecord: Composer = async (kit) => {
   const people = (await peopleMeant(kit)).filter((p) => p.kind === 'alderperson');
-  if (people.length === 0) return null;
+  if (people.length === 0) return ranking(kit);
   const range = kit.q.range ?? {};
   if (
     people.length >= 2 &&
@@ -40,6 +40,90 @@ export const votingRecord: Composer = async (kit) => {
   }
   return out;
 };
+
+/** What a question about the whole council ranks alderpersons by. */
+type Measure = 'missed' | 'attended' | 'minority' | 'majority' | 'majorityLeast';
+
+function measureOf(text: string): Measure | null {
+  const t = text.toLowerCase();
+  const least = /\b(least|fewest|lowest|worst|rarely|seldom|less)\b/.test(t);
+  if (/\b(minority|dissent\w*|outvoted|lone)\b/.test(t)) return 'minority';
+  if (/\bmajority\b/.test(t)) return least ? 'majorityLeast' : 'majority';
+  if (/\b(miss(ed|es|ing)?|absen\w*|skip\w*)\b/.test(t)) return /\b(least|fewest|never|no|none)\b/.test(t) ? 'attended' : 'missed';
+  if (/\battend\w*/.test(t)) return /\b(worst|lowest|least|poor\w*|bad\w*)\b/.test(t) ? 'missed' : 'attended';
+  return null;
+}
+
+/** At most this many alderpersons are named in a ranking. */
+const RANKED = 5;
+
+/**
+ * Naming no one, a question about attendance or the majority ranks the alderpersons who voted in
+ * the period ("who missed the most votes in 2026?"): each named with their own counts, cited.
+ */
+async function ranking(kit: Kit): Promise<string[] | null> {
+  const measure = measureOf(kit.q.text);
+  if (!measure) return null;
+  const rows = await kit.retrieval.votingRecords(kit.q.range ?? {});
+  if (rows.length === 0) return [`The record holds no roll-call votes by alderpersons${within(kit)}.`];
+  const first = rows.reduce((a, r) => (r.first && r.first < a ? r.first : a), rows[0]!.first ?? '');
+  const last = rows.reduce((a, r) => (r.last && r.last > a ? r.last : a), rows[0]!.last ?? '');
+  const span = first === last ? `on ${first}` : `from ${first} to ${last}`;
+  const share = (n: number, of: number) => (of ? n / of : 0);
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+  type Row = (typeof rows)[number];
+  const orders: Record<Measure, (a: Row, b: Row) => number> = {
+    missed: (a, b) => b.absent - a.absent || share(b.absent, b.total) - share(a.absent, a.total),
+    attended: (a, b) => share(a.absent, a.total) - share(b.absent, b.total) || b.total - a.total,
+    minority: (a, b) => b.in_minority - a.in_minority,
+    majority: (a, b) => share(b.with_majority, b.decided) - share(a.with_majority, a.decided) || b.decided - a.decided,
+    majorityLeast: (a, b) => share(a.with_majority, a.decided) - share(b.with_majority, b.decided) || b.decided - a.decided,
+  };
+  const ranked = [...rows].sort((a, b) => orders[measure](a, b) || byName(a, b));
+  const who = (r: (typeof rows)[number]) => personLabel({ name: r.name, kind: 'alderperson', ward: r.ward });
+  const cite = (r: (typeof rows)[number]) =>
+    citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [
+      `Roll calls ${span}: ${r.total}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided; in the minority on ${r.in_minority}.`,
+    ]);
+  /** "A: …; B: …; and C: …" (each entry holds commas of its own). */
+  const entries = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}`);
+  const among = `among the ${rows.length} alderpersons with roll-call votes in the record${within(kit)} (${span})`;
+  if (measure === 'missed' || measure === 'attended') {
+    const perfect = ranked.filter((r) => r.absent === 0);
+    if (measure === 'missed') {
+      const missed = ranked.filter((r) => r.absent > 0).slice(0, RANKED);
+      if (missed.length === 0) return [`No alderperson was absent from a roll call ${among.replace(/^among /, 'of ')}.`];
+      for (const r of missed) cite(r);
+      const list = missed.map((r) => `${who(r)}, absent or not voting on ${r.absent} of ${r.total} (${percent(r.absent, r.total)})`);
+      return [`Most roll calls missed ${among}: ${entries(list)}.${perfect.length ? ` ${perfect.length} voted on every roll call recorded for them.` : ''}`];
+    }
+    if (perfect.length) {
+      const shown = perfect.slice(0, RANKED);
+      for (const r of shown) cite(r);
+      const more = perfect.length > shown.length ? `, and ${perfect.length - shown.length} more` : '';
+      return [
+        `${perfect.length} of the ${rows.length} alderpersons with roll-call votes in the record${within(kit)} (${span}) voted on every roll call recorded for them: ${entries(shown.map((r) => `${who(r)}, ${r.total} of ${r.total}`))}${more}.`,
+      ];
+    }
+    const best = ranked.slice(0, RANKED);
+    for (const r of best) cite(r);
+    return [
+      `Best attendance ${among}: ${entries(best.map((r) => `${who(r)}, voting on ${r.total - r.absent} of ${r.total} (${percent(r.total - r.absent, r.total)})`))}.`,
+    ];
+  }
+  const top = ranked.filter((r) => r.decided > 0).slice(0, RANKED);
+  if (top.length === 0) return [`No alderperson cast a Yea or Nay on a decided roll call${within(kit)}.`];
+  for (const r of top) cite(r);
+  if (measure === 'minority') {
+    const shown = top.filter((r) => r.in_minority > 0);
+    if (shown.length === 0) return [`No alderperson voted in the minority on a decided roll call ${among.replace(/^among /, 'of ')}.`];
+    return [`Most often in the minority ${among}: ${entries(shown.map((r) => `${who(r)}, on ${r.in_minority} of ${r.decided} decided roll calls`))}.`];
+  }
+  const heading = measure === 'majority' ? 'Most often with the majority' : 'Least often with the majority';
+  return [
+    `${heading} ${among}: ${entries(top.map((r) => `${who(r)}, on ${r.with_majority} of ${r.decided} decided roll calls (${percent(r.with_majority, r.decided)})`))}.`,
+  ];
+}
 
 async function agreement(kit: Kit, a: Kit['named']['people'][number], b: Kit['named']['people'][number]): Promise<string[]> {
   const range = kit.q.range ?? {};

@@ -166,6 +166,33 @@ export async function votingRecordIn(db: Db, personId: string, range: Range): Pr
   return rows[0]!;
 }
 
+export interface RankedVotingRecord extends VotingRecord {
+  person_id: string;
+  name: string;
+  ward: number | null;
+  in_minority: number;
+}
+
+/**
+ * Every alderperson's roll calls in the range, counted as `votingRecordIn` counts one person's (and
+ * the decided ones on which they were in the minority), for the people who cast any vote in it:
+ * what "who missed the most votes in 2026" ranks. One grouped pass over the range's votes.
+ */
+export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotingRecord[]> {
+  const { rows } = await sql<RankedVotingRecord>`
+    select v.person_id, p.name, p.ward, count(*)::int as total,
+      count(*) filter (where v.value in ('Absent', 'Not Voting'))::int as absent,
+      count(*) filter (where v.value in ('Yea', 'Nay') and r.yea <> r.nay)::int as decided,
+      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea > r.nay) or (v.value = 'Nay' and r.nay > r.yea)))::int as with_majority,
+      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea < r.nay) or (v.value = 'Nay' and r.nay < r.yea)))::int as in_minority,
+      min(r.date)::text as first, max(r.date)::text as last
+    from votes v join roll_calls r on r.id = v.roll_call_id join people p on p.id = v.person_id
+    where p.kind = 'alderperson' ${within('r.date', range)}
+    group by v.person_id, p.name, p.ward, p.sort_name
+    order by p.sort_name, v.person_id`.execute(db);
+  return rows;
+}
+
 /** Roll calls in the range on which both people voted Yea or Nay, and on how many they voted alike. */
 export async function agreement(db: Db, a: string, b: string, range: Range) {
   const { rows } = await sql<{ both: number; same: number; first: string | null; last: string | null }>`

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/kernel/clock.ts';
 import { NOTHING_FOUND } from '../../../src/modules/answers/index.ts';
+import { createRetrieval } from '../../../src/modules/public-data/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
 import { answerKey, ask } from './helpers.ts';
 
@@ -190,4 +191,31 @@ test('a question with nothing relevant says so and cites nothing', async () => {
 test('a record number the record does not hold is named as missing, citing nothing', async () => {
   const body = (await ask(t, key, 'What is O2099-0000001?')).json();
   assert.deepEqual(body, { answer: 'The record holds no matter numbered O2099-0000001.', citations: [], model: 'extractive' });
+});
+
+test('naming no one, a ranking agrees with each alderperson’s own voting record', async () => {
+  // The ranking's grouped pass against the one-person count (votingRecordIn) of every alderperson
+  // who voted in 2026: the five named are those who missed the most, each with their own figures.
+  const retrieval = createRetrieval({ db: t.ctx.db });
+  const range = { from: '2026-01-01', to: '2026-12-31' };
+  const ranked = await retrieval.votingRecords(range);
+  assert.ok(ranked.length >= 45, `${ranked.length} alderpersons voted in 2026`);
+  for (const r of ranked) {
+    const own = await retrieval.votingRecord(r.person_id, range);
+    assert.deepEqual(
+      { total: r.total, absent: r.absent, decided: r.decided, with_majority: r.with_majority },
+      { total: own.total, absent: own.absent, decided: own.decided, with_majority: own.with_majority },
+      r.name,
+    );
+  }
+  const most = [...ranked].sort((a, b) => b.absent - a.absent || b.absent / b.total - a.absent / a.total || a.name.localeCompare(b.name)).slice(0, 5);
+  const body = (await ask(t, key, 'Which alderperson missed the most votes in 2026?')).json();
+  for (const r of most) {
+    assert.ok(body.answer.includes(`${r.name} (Ward ${r.ward}), absent or not voting on ${r.absent} of ${r.total}`), `${r.name}: ${body.answer}`);
+    assert.ok(
+      body.citations.some((c: { id: string }) => c.id === r.person_id),
+      `${r.name} is cited`,
+    );
+  }
+  assert.equal(body.citations.length, 5);
 });

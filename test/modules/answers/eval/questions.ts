@@ -38,6 +38,8 @@ const ERVIN = person('C5C5987A-FC88-EC11-8D20-001DD804FD38');
 const LEE = person('E29E5122-7BB7-EC11-983E-001DD8049E83');
 const MITCHELL = person('2E656B9F-C373-EC11-8F8E-001DD804F9F3');
 const VASQUEZ = person('9DB0248A-F988-EC11-8D20-001DD804FD38');
+const SCOTT = person('70A44C5E-5EEE-EC11-BB3B-001DD805196E');
+const NAPOLITANO = person('55B86EA2-F988-EC11-8D20-001DD804FD38');
 
 const METERS = matter('SO2026-0025407');
 const METERS_VOTE = rollCall('BEA1E2DD-5A54-F111-BEC6-001DD80B0E39');
@@ -239,6 +241,28 @@ export const questions: EvalCase[] = [
     cites: [HOPKINS],
     may: VOTE_RECORDS,
     facts: [/7 of (the )?224/, /217 of (the )?224/],
+  },
+  // Naming no one: the alderpersons ranked.
+  {
+    q: 'Which alderperson missed the most votes in 2026?',
+    intent: 'vote-aggregate',
+    cites: [TAYLOR, SCOTT],
+    may: VOTE_RECORDS,
+    facts: [/Taylor \(Ward 20\), absent or not voting on 9 of 49/, /Scott \(Ward 24\), absent or not voting on 8 of 49/],
+  },
+  {
+    q: 'Who is most often in the minority on the council?',
+    intent: 'vote-aggregate',
+    cites: [LOPEZ],
+    may: VOTE_RECORDS,
+    facts: [/Lopez \(Ward 15\), on 108 of 223/],
+  },
+  {
+    q: 'Which alders never missed a roll call?',
+    intent: 'vote-aggregate',
+    cites: [NAPOLITANO, LA_SPATA],
+    may: VOTE_RECORDS,
+    facts: ['8 of the 50', /224 of 224/],
   },
 
   // Sponsors: the sample lists none, and the answer says so.
