@@ -27,12 +27,20 @@ const isSuffix = (part: string) => SUFFIXES.has(part.replace(/\./g, '').toLowerC
 /**
  * "Last, First" → { given, family, name: "First Last" }; "First Last" is kept as is. A suffix
  * printed as its own comma part ("Cardona, Jr., Felix" in eLMS, "Cardona, Felix, Jr.") follows
- * the name: "Felix Cardona Jr.".
+ * the name: "Felix Cardona Jr.", as does one that opens the given part ("Scott, Jr. Michael").
  */
 export function splitName(display: string): { name: string; sortName: string; given: string | null; family: string | null } {
   const trimmed = display.replace(/\s+/g, ' ').trim();
   if (trimmed.indexOf(',') > 0) {
-    const parts = trimmed.split(',').map((part) => part.trim());
+    // DataMade's council-flow prints one name "Scott, Jr. Michael": a suffix opening the given part
+    // is a part of its own.
+    const parts = trimmed
+      .split(',')
+      .map((part) => part.trim())
+      .flatMap((part, i) => {
+        const m = i > 0 ? /^(\S+)\s+(.+)$/.exec(part) : null;
+        return m && isSuffix(m[1]!) ? [m[1]!, m[2]!] : [part];
+      });
     const family = parts[0]!;
     const suffix = parts.slice(1).filter(isSuffix);
     const given = parts

@@ -17,6 +17,9 @@ test('a suffix printed as its own part follows the name, wherever it is printed'
   assert.equal(splitName('Cardona, Felix, Jr.').name, 'Felix Cardona Jr.');
   assert.equal(splitName('Cardona, Jr., Felix').given, 'Felix');
   assert.equal(splitName('Cardona, Jr., Felix').family, 'Cardona');
+  // council-flow's committee history: the suffix opens the given part.
+  assert.deepEqual(splitName('Scott, Jr. Michael'), { name: 'Michael Scott Jr.', sortName: 'Scott, Jr. Michael', given: 'Michael', family: 'Scott' });
+  assert.equal(splitName('Sr, Juan').name, 'Juan Sr');
 });
 
 test('a published tally is kept as published; without one the tally is counted from the votes', () => {
