@@ -1,7 +1,7 @@
 // Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
 // stands, what a body passed at its last sitting (or in a period), and when a body meets.
 import type { BodyRef, MatterDetailOut } from '../public-data/index.ts';
-import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, quote } from './kit.ts';
+import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, quote, topicTerms } from './kit.ts';
 import { article, joinList, outcome, personLabel } from './records.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
@@ -26,12 +26,42 @@ function voteWords(value: string): string {
 /** How named people voted on a matter; a matter's roll calls; or a person's latest votes. */
 export const vote: Composer = async (kit) => {
   const people = kit.named.people;
+  if (!kit.named.matters.length && !people.length && asksClosest(kit)) return closest(kit);
   const matters = await mattersFor(kit, { voted: true });
   if (matters.length && people.length) return votesOfPeople(kit, matters, people);
   if (matters.length) return rollCallsOf(kit, matters);
   if (people.length) return latestVotes(kit);
   return null;
 };
+
+const closestWords = /\b(closest|close|narrow\w*|tightest|tight|contested|divided|split)\b/;
+
+/** "Which votes were closest in 2026?": the margin asked about, with no other subject to search for. */
+function asksClosest(kit: Kit): boolean {
+  if (!closestWords.test(kit.q.text.toLowerCase())) return false;
+  return topicTerms(kit).every((t) => closestWords.test(t) || /^(votes?|roll|calls?|council|alder\w*|most|ever|were|was|which|what)$/.test(t));
+}
+
+/** At most this many roll calls are named as the closest. */
+const CLOSEST = 5;
+
+/** The roll calls of the period decided by the fewest votes, each with its matter, cited. */
+async function closest(kit: Kit): Promise<string[]> {
+  const rows = await kit.retrieval.closestRollCalls(kit.q.range ?? {}, CLOSEST);
+  const within = kit.q.range ? ` ${kit.q.range.label}` : '';
+  if (rows.length === 0) return [`The record holds no roll call with Yea or Nay votes${within}.`];
+  const items = rows.map((r) => {
+    const about = r.record_number ?? 'a matter';
+    if (r.record_number && r.title && r.type)
+      citeMatter(kit, { recordNumber: r.record_number, title: r.title, type: r.type }, [`${r.action_name} on ${r.date}, ${r.yea}–${r.nay}.`]);
+    kit.sources.add('roll_call', r.id, `Roll call on ${about}, ${r.date}: ${r.action_name} ${r.yea}–${r.nay}`, [
+      `Roll call of ${r.date} on ${about}${r.body_name ? ` (${r.body_name})` : ''}: ${outcome(r.action_name, r.yea, r.nay)}, a margin of ${Math.abs(r.yea - r.nay)}.`,
+    ]);
+    const what = r.title ? `${about} (${quote(r.title, 90)})` : about;
+    return `${what} ${outcome(r.action_name, r.yea, r.nay)} on ${r.date}${r.body_name ? ` in the ${r.body_name}` : ''}`;
+  });
+  return [`The closest roll calls in the record${within}, by the margin between Yea and Nay: ${items.join('; ')}.`];
+}
 
 async function votesOfPeople(kit: Kit, matters: MatterDetailOut[], people: Kit['named']['people']): Promise<string[]> {
   const votes = await kit.retrieval.votesOn(
@@ -176,6 +206,17 @@ function bodiesMeant(kit: Kit): BodyRef[] {
 const passing = /^(passed|adopted|approved|confirmed)/i;
 
 /** What a body passed at its last sitting, or in the period the question names. */
+/** Kinds of matter as eLMS and Legistar type them, by the words a question uses for them. */
+const KINDS: readonly [RegExp, string][] = [
+  [/\bordinances?\b/, 'ordinance'],
+  [/\bresolutions?\b/, 'resolution'],
+  [/\borders\b/, 'order'],
+  [/\bappointments?\b/, 'appointment'],
+  [/\bclaims?\b/, 'claim'],
+];
+const kindsNamed = (text: string) => KINDS.filter(([re]) => re.test(text.toLowerCase())).map(([, kind]) => kind);
+const plural = (kind: string) => `${kind}s`;
+
 export const passed: Composer = async (kit) => {
   const bodies = bodiesMeant(kit);
   if (bodies.length === 0) return null;
@@ -200,7 +241,10 @@ export const passed: Composer = async (kit) => {
       all = null;
     }
   }
-  const actions = (all ?? (await kit.retrieval.actionsBetween(key, range, 500))).filter((a) => passing.test(a.action));
+  const everyKind = (all ?? (await kit.retrieval.actionsBetween(key, range, 500))).filter((a) => passing.test(a.action));
+  // "How many ordinances passed in 2025?": the kinds of matter the question names, if any.
+  const kinds = kindsNamed(kit.q.text);
+  const actions = kinds.length ? everyKind.filter((a) => kinds.includes(a.type.toLowerCase())) : everyKind;
   for (const b of bodies) citeBody(kit, b);
   const days = [...new Set(actions.map((a) => a.date))];
   for (const g of await kit.retrieval.meetingsOn(key.ids, range.from === range.to ? [range.from] : days)) {
@@ -208,7 +252,10 @@ export const passed: Composer = async (kit) => {
   }
   const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
   const when = kit.q.range ? kit.q.range.label : `${last}, on ${range.from}`;
-  if (actions.length === 0) return [...notes, `The record shows nothing passed by ${names} ${when}.`];
+  if (actions.length === 0) {
+    const others = everyKind.length ? ` (${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} of other kinds passed)` : '';
+    return [...notes, `The record shows ${kinds.length ? `no ${joinList(kinds.map(plural))}` : 'nothing'} passed by ${names} ${when}${others}.`];
+  }
   const shown = actions.slice(0, 10);
   const items = shown.map((a) => {
     citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [
@@ -221,7 +268,9 @@ export const passed: Composer = async (kit) => {
     return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range ? ` on ${a.date}` : ''})`;
   });
   const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
-  const count = `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
+  const count = kinds.length
+    ? `${actions.length} ${joinList(kinds.map((k) => (actions.length === 1 ? k : plural(k))))} (of ${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} passed)`
+    : `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
   const lead = kit.q.range
     ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} passed ${count}`
     : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} passed ${count}`;

@@ -47,8 +47,8 @@ type Measure = 'missed' | 'attended' | 'minority' | 'majority' | 'majorityLeast'
 function measureOf(text: string): Measure | null {
   const t = text.toLowerCase();
   const least = /\b(least|fewest|lowest|worst|rarely|seldom|less)\b/.test(t);
-  if (/\b(minority|dissent\w*|outvoted|lone)\b/.test(t)) return 'minority';
-  if (/\bmajority\b/.test(t)) return least ? 'majorityLeast' : 'majority';
+  if (/\b(minority|dissent\w*|outvoted|lone|losing side)\b/.test(t)) return 'minority';
+  if (/\b(majority|winning side)\b/.test(t)) return least ? 'majorityLeast' : 'majority';
   if (/\b(miss(ed|es|ing)?|absen\w*|skip\w*)\b/.test(t)) return /\b(least|fewest|never|no|none)\b/.test(t) ? 'attended' : 'missed';
   if (/\battend\w*/.test(t)) return /\b(worst|lowest|least|poor\w*|bad\w*)\b/.test(t) ? 'missed' : 'attended';
   return null;

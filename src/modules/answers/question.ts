@@ -31,7 +31,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (has(/\bchair(s|ed|man|woman|person|persons|ing)?\b/) && !hasRecord) return 'chair';
   if (
     has(/\blobb(y|ies|ied|ying|yist|yists)\b/) &&
-    has(/\b(contact\w*|met|meet\w*|lobbied|lobbies|report\w*|sought|talk\w*|spoke|reach\w*|who|which|how much|paid|pay|compensat\w*|clients?|most)\b/)
+    has(/\b(contact\w*|met|meet\w*|lobbied|lobbies|report\w*|sought|talk\w*|spoke|reach\w*|who|which|how much|paid|pay|compensat\w*|clients?|most|gifts?)\b/)
   )
     return 'lobbying';
   // Sums of campaign money: what someone raised, which committee raised the most, a period's total.
@@ -47,7 +47,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(
-      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|voting record|track record)\b/,
+      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record)\b/,
     )
   )
     return 'record';

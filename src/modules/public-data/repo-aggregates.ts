@@ -193,6 +193,30 @@ export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotin
   return rows;
 }
 
+/**
+ * The roll calls in the range decided by the fewest votes (|Yea − Nay|, then the latest), with
+ * their matter and body: what "which votes were closest in 2026?" ranks. A roll call with no Yea
+ * or Nay recorded (a rising vote) has no margin and is left out.
+ */
+export async function closestRollCalls(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{
+    id: string;
+    date: string;
+    action_name: string;
+    yea: number;
+    nay: number;
+    record_number: string | null;
+    title: string | null;
+    type: string | null;
+    body_name: string | null;
+  }>`
+    select r.id, r.date::text as date, r.action_name, r.yea, r.nay, m.record_number, m.title, m.type, b.name as body_name
+    from roll_calls r left join matters m on m.id = r.matter_id left join bodies b on b.id = r.body_id
+    where r.yea + r.nay > 0 ${within('r.date', range)}
+    order by abs(r.yea - r.nay), r.date desc, r.id limit ${limit}`.execute(db);
+  return rows;
+}
+
 /** Roll calls in the range on which both people voted Yea or Nay, and on how many they voted alike. */
 export async function agreement(db: Db, a: string, b: string, range: Range) {
   const { rows } = await sql<{ both: number; same: number; first: string | null; last: string | null }>`

@@ -319,6 +319,20 @@ export const questions: EvalCase[] = [
     // 7 matters on 2026-07-15 and 4 on 2026-07-22.
     facts: ['11 matters', '24–23', '46–1', '25–19'],
   },
+  {
+    q: 'Which resolutions passed in 2026?',
+    intent: 'meeting',
+    cites: [COUNCIL, MONUMENT, matter('R2026-0025457'), matter('R2026-0025460')],
+    may: ['roll_call:*', 'meeting:*', 'matter:*'],
+    facts: ['5 resolutions (of 46 matters passed)', '24–23', '32–16'],
+  },
+  {
+    q: 'Which roll calls were closest in 2026?',
+    intent: 'who-voted',
+    cites: [MONUMENT, MONUMENT_VOTE, matter('SO2026-0027311')],
+    may: ['roll_call:*', 'matter:*'],
+    facts: [/R2026-0025438 \([^)]*\) was adopted 24–23 on 2026-07-22/, /SO2026-0027311 \([^)]*\) passed 26–20/],
+  },
 
   // Committee chairs and vice-chairs (the committees' memberships of today), and who sits where.
   { q: 'Who chairs the Finance Committee?', intent: 'chair', cites: [FINANCE, DOWELL], may: [CONWAY], facts: ['Pat Dowell', 'Chair'] },
