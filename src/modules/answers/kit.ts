@@ -40,9 +40,22 @@ export async function mattersFor(kit: Kit, options: { voted?: boolean } = {}): P
   const terms = topicTerms(kit);
   if (terms.length === 0) return [];
   const needed = wordsNeeded(terms.length);
-  let hits = (await kit.retrieval.mattersMatching(terms, needed, kit.q.range ?? {}, 20)).filter((m) => m.matched >= needed);
-  // A date in the question may be about the vote, not the introduction: try without it.
-  if (hits.length === 0 && kit.q.range) hits = (await kit.retrieval.mattersMatching(terms, needed, {}, 20)).filter((m) => m.matched >= needed);
+  const matching = async (range: Kit['q']['range'], votedOnly: boolean) =>
+    (await kit.retrieval.mattersMatching(terms, needed, range ?? {}, 20, votedOnly)).filter((m) => m.matched >= needed);
+  // A question about a vote means a matter voted on: the best match among those first (the best
+  // of every match may be one of many like it never voted on: "the budget" of a service area).
+  // A date in the question may be about the vote, not the introduction: then without it.
+  const tries: [Kit['q']['range'], boolean][] = [
+    [kit.q.range, true],
+    [kit.q.range, false],
+  ];
+  if (kit.q.range) tries.push([null, true], [null, false]);
+  let hits: Awaited<ReturnType<typeof matching>> = [];
+  for (const [range, votedOnly] of tries) {
+    if (votedOnly && !options.voted) continue;
+    hits = await matching(range, votedOnly);
+    if (hits.length) break;
+  }
   const best = (options.voted ? hits.filter((m) => m.voted) : hits)[0] ?? hits[0];
   if (!best) return [];
   const detail = await kit.retrieval.matter(best.record_number);

@@ -258,8 +258,13 @@ export async function recentVotes(db: Db, personId: string, range: Range, limit:
   return rows;
 }
 
-/** Matters holding at least `k` of the words (the newest 300 such), with how many each holds. */
-export async function mattersMatching(db: Db, terms: readonly string[], k: number, range: Range, limit: number) {
+/**
+ * Matters holding at least `k` of the words (the newest 300 such), with how many each holds, best
+ * match first. `votedOnly`: those with a roll call
+ * alone, the latest voted on first among equal matches: "the tax levy" someone asks a vote on is this
+ * year's, not the one of many that repeats the words most.
+ */
+export async function mattersMatching(db: Db, terms: readonly string[], k: number, range: Range, limit: number, votedOnly = false) {
   const w = words(terms);
   if (w.length === 0) return [];
   const { rows } = await sql<{
@@ -277,8 +282,11 @@ export async function mattersMatching(db: Db, terms: readonly string[], k: numbe
       exists (select 1 from roll_calls r where r.matter_id = m.id) as voted, ${matched('m.search', w)} as matched,
       ts_rank(m.search, ${atLeast(w, 1)})::real as rank
     from (select * from matters m where m.search @@ ${atLeast(w, k)} ${within('m.introduction_date', range)}
+      ${votedOnly ? sql`and exists (select 1 from roll_calls r where r.matter_id = m.id)` : sql``}
       order by m.introduction_date desc nulls last, m.id limit 300) m
-    order by matched desc, rank desc, m.introduction_date desc nulls last limit ${limit}`.execute(db);
+    order by matched desc, ${votedOnly ? sql`(select max(r.date) from roll_calls r where r.matter_id = m.id) desc, rank desc` : sql`rank desc, m.introduction_date desc nulls last`} limit ${limit}`.execute(
+    db,
+  );
   return rows;
 }
 

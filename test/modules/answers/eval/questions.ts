@@ -242,6 +242,20 @@ export const questions: EvalCase[] = [
     may: VOTE_RECORDS,
     facts: [/7 of (the )?224/, /217 of (the )?224/],
   },
+  // "The tax levy", "the budget": of the many matters with those words, the latest voted on.
+  {
+    q: 'Who voted against the tax levy?',
+    intent: 'who-voted',
+    cites: [matter('SO2025-0021095'), rollCall('59093588-BAC1-F011-BBD2-001DD80C033C')],
+    facts: ['Fiscal Year 2026 Tax Levy', '38–10', 'Brian Hopkins (Ward 2)'],
+  },
+  {
+    q: 'Did Ald. Lopez vote against the budget?',
+    intent: 'who-voted',
+    cites: [LOPEZ, matter('SO2025-0021101'), rollCall('D9FBEE89-C3C1-F011-BBD2-001DD80C033C')],
+    facts: ['voted Yea on SO2025-0021101', '30–19'],
+  },
+
   // Naming no one: the alderpersons ranked.
   {
     q: 'Which alderperson missed the most votes in 2026?',
