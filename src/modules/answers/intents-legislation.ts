@@ -26,7 +26,8 @@ function voteWords(value: string): string {
 /** How named people voted on a matter; a matter's roll calls; or a person's latest votes. */
 export const vote: Composer = async (kit) => {
   const people = kit.named.people;
-  if (!kit.named.matters.length && !people.length && asksClosest(kit)) return closest(kit);
+  const listing = !kit.named.matters.length && !people.length ? rollCallListing(kit) : null;
+  if (listing) return rollCallsListed(kit, listing);
   const matters = await mattersFor(kit, { voted: true });
   if (matters.length && people.length) return votesOfPeople(kit, matters, people);
   if (matters.length) return rollCallsOf(kit, matters);
@@ -35,19 +36,28 @@ export const vote: Composer = async (kit) => {
 };
 
 const closestWords = /\b(closest|close|narrow\w*|tightest|tight|contested|divided|split)\b/;
+/** Words of a question about roll calls in general, once the margin's own are set aside. */
+const generalWords =
+  /^(votes?|voted|voting|roll|calls?|council|city|alder\w*|most|ever|were|was|which|what|hold|held|take|took|taken|cast|there|many|all|list)$/;
 
-/** "Which votes were closest in 2026?": the margin asked about, with no other subject to search for. */
-function asksClosest(kit: Kit): boolean {
-  if (!closestWords.test(kit.q.text.toLowerCase())) return false;
-  return topicTerms(kit).every((t) => closestWords.test(t) || /^(votes?|roll|calls?|council|alder\w*|most|ever|were|was|which|what)$/.test(t));
+/**
+ * A question about the period's roll calls themselves, with no subject to search for: the closest
+ * (`margin`: "which votes were closest in 2026?"), or all of them, latest first ("what did the
+ * council vote on in September 2026?", "how many roll calls were there in 2025?").
+ */
+function rollCallListing(kit: Kit): 'margin' | 'latest' | null {
+  const text = kit.q.text.toLowerCase();
+  if (!topicTerms(kit).every((t) => closestWords.test(t) || generalWords.test(t))) return null;
+  if (closestWords.test(text)) return 'margin';
+  return kit.q.range || /\bhow many\b/.test(text) ? 'latest' : null;
 }
 
-/** At most this many roll calls are named as the closest. */
-const CLOSEST = 5;
+/** At most this many roll calls are named. */
+const LISTED = 5;
 
-/** The roll calls of the period decided by the fewest votes, each with its matter, cited. */
-async function closest(kit: Kit): Promise<string[]> {
-  const rows = await kit.retrieval.closestRollCalls(kit.q.range ?? {}, CLOSEST);
+/** The period's roll calls (the closest, or the latest), each with its matter, cited; and how many there were. */
+async function rollCallsListed(kit: Kit, order: 'margin' | 'latest'): Promise<string[]> {
+  const rows = await kit.retrieval.rollCallsIn(kit.q.range ?? {}, order, LISTED);
   const within = kit.q.range ? ` ${kit.q.range.label}` : '';
   if (rows.length === 0) return [`The record holds no roll call with Yea or Nay votes${within}.`];
   const items = rows.map((r) => {
@@ -60,7 +70,10 @@ async function closest(kit: Kit): Promise<string[]> {
     const what = r.title ? `${about} (${quote(r.title, 90)})` : about;
     return `${what} ${outcome(r.action_name, r.yea, r.nay)} on ${r.date}${r.body_name ? ` in the ${r.body_name}` : ''}`;
   });
-  return [`The closest roll calls in the record${within}, by the margin between Yea and Nay: ${items.join('; ')}.`];
+  const total = rows[0]!.total;
+  const count = `The record holds ${total} roll call${total === 1 ? '' : 's'} with Yea or Nay votes${within}`;
+  if (order === 'margin') return [`${count}. The closest, by the margin between Yea and Nay: ${items.join('; ')}.`];
+  return [`${count}${total > rows.length ? `; the latest ${rows.length}` : ''}: ${items.join('; ')}.`];
 }
 
 async function votesOfPeople(kit: Kit, matters: MatterDetailOut[], people: Kit['named']['people']): Promise<string[]> {
@@ -204,8 +217,11 @@ function bodiesMeant(kit: Kit): BodyRef[] {
 }
 
 const passing = /^(passed|adopted|approved|confirmed)/i;
+const failing = /fail|defeat|not pass|reject/i;
+/** "Which ordinances failed?", "has the council ever voted down…": a list of what failed. */
+const failedWords = /\b(fail(ed|s|ing)?|voted down|vote down|defeated|rejected|turned down)\b/;
+const asksFailed = (text: string) => failedWords.test(text.toLowerCase());
 
-/** What a body passed at its last sitting, or in the period the question names. */
 /** Kinds of matter as eLMS and Legistar type them, by the words a question uses for them. */
 const KINDS: readonly [RegExp, string][] = [
   [/\bordinances?\b/, 'ordinance'],
@@ -217,19 +233,28 @@ const KINDS: readonly [RegExp, string][] = [
 const kindsNamed = (text: string) => KINDS.filter(([re]) => re.test(text.toLowerCase())).map(([, kind]) => kind);
 const plural = (kind: string) => `${kind}s`;
 
+/**
+ * What a body passed at its last sitting, or in the period the question names; or what failed
+ * ("which ordinances failed?"), in the period or else over the whole record.
+ */
 export const passed: Composer = async (kit) => {
   const bodies = bodiesMeant(kit);
   if (bodies.length === 0) return null;
   const key = { ids: bodies.map((b) => b.id), names: bodies.map((b) => b.name) };
   const names = joinList(bodies.map((b) => `the ${b.name}`));
   let range = kit.q.range?.from || kit.q.range?.to ? { from: kit.q.range.from ?? '1900-01-01', to: kit.q.range.to ?? kit.today } : null;
+  // What failed is rare at any one sitting: asked without a period, the whole record is read.
+  const failed = asksFailed(kit.q.text);
+  const outcomeOf = failed ? failing : passing;
+  const verb = failed ? 'failed to pass' : 'passed';
+  if (failed && !range) range = { from: '1900-01-01', to: kit.today };
   const notes: string[] = [];
   let all: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>> | null = null;
   if (!range) {
     const day = await kit.retrieval.lastSitting(key, kit.today);
     if (!day) return [`The record holds no sitting of ${names}.`];
     range = { from: day, to: day };
-    all = await kit.retrieval.actionsBetween(key, range, 500);
+    all = await kit.retrieval.actionsBetween(key, range, 500, outcomeOf);
     if (all.length === 0) {
       // The last meeting has no business recorded yet: say so, and answer from the last sitting that has.
       const withBusiness = await kit.retrieval.lastSitting(key, kit.today, true);
@@ -241,7 +266,7 @@ export const passed: Composer = async (kit) => {
       all = null;
     }
   }
-  const everyKind = (all ?? (await kit.retrieval.actionsBetween(key, range, 500))).filter((a) => passing.test(a.action));
+  const everyKind = (all ?? (await kit.retrieval.actionsBetween(key, range, 500, outcomeOf))).filter((a) => outcomeOf.test(a.action));
   // "How many ordinances passed in 2025?": the kinds of matter the question names, if any.
   const kinds = kindsNamed(kit.q.text);
   const actions = kinds.length ? everyKind.filter((a) => kinds.includes(a.type.toLowerCase())) : everyKind;
@@ -251,10 +276,13 @@ export const passed: Composer = async (kit) => {
     kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} met on ${g.day}.`]);
   }
   const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
-  const when = kit.q.range ? kit.q.range.label : `${last}, on ${range.from}`;
+  const when = kit.q.range ? kit.q.range.label : failed ? 'in the record' : `${last}, on ${range.from}`;
   if (actions.length === 0) {
-    const others = everyKind.length ? ` (${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} of other kinds passed)` : '';
-    return [...notes, `The record shows ${kinds.length ? `no ${joinList(kinds.map(plural))}` : 'nothing'} passed by ${names} ${when}${others}.`];
+    const others = everyKind.length ? ` (${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} of other kinds ${failed ? 'failed' : 'passed'})` : '';
+    return [
+      ...notes,
+      `The record shows ${kinds.length ? `no ${joinList(kinds.map(plural))}` : 'nothing'} ${failed ? 'that failed to pass in' : 'passed by'} ${names} ${when}${others}.`,
+    ];
   }
   const shown = actions.slice(0, 10);
   const items = shown.map((a) => {
@@ -265,15 +293,17 @@ export const passed: Composer = async (kit) => {
       kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [
         `${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`,
       ]);
-    return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range ? ` on ${a.date}` : ''})`;
+    return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range || failed ? ` on ${a.date}` : ''})`;
   });
   const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
   const count = kinds.length
-    ? `${actions.length} ${joinList(kinds.map((k) => (actions.length === 1 ? k : plural(k))))} (of ${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} passed)`
+    ? `${actions.length} ${joinList(kinds.map((k) => (actions.length === 1 ? k : plural(k))))} (of ${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'that failed' : 'passed'})`
     : `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
   const lead = kit.q.range
-    ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} passed ${count}`
-    : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} passed ${count}`;
+    ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} ${verb} ${count}`
+    : failed
+      ? `In the record (to ${kit.today}), ${names} ${verb} ${count}`
+      : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} ${verb} ${count}`;
   return [...notes, `${lead}: ${items.join('; ')}${more}.`];
 };
 

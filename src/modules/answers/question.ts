@@ -51,6 +51,12 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
     )
   )
     return 'record';
+  // What failed, listed: "which ordinances failed?", "has the council ever voted down an ordinance?".
+  if (has(/\b(fail(ed|s)?|voted down|vote down|defeated|rejected|turned down)\b/)) {
+    const asksOne = has(/^\s*(did|was|were|has|have|is|does)\b/) && !has(/\b(any|ever|anything|everything)\b/);
+    if (!hasRecord && !asksOne && has(/\b(what|which|list|how many|any|ever|everything)\b/)) return 'passed';
+    if (asksOne || hasRecord) return 'matter';
+  }
   if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b|\b(tally|tallies|margin|how close|unanimous\w*|dissent\w*|opposed)\b/)) return 'vote';
   if (has(/\bcommittees?\b/) && has(/\b(sits?|sitting|sat|serves?|serving|served|members?|membership|assigned|assignments?)\b/) && !hasRecord) return 'chair';
   if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/) || (has(/\bwho\b/) && has(/\bintroduc(e|ed|es)\b/))) return 'sponsor';

@@ -194,11 +194,11 @@ export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotin
 }
 
 /**
- * The roll calls in the range decided by the fewest votes (|Yea − Nay|, then the latest), with
- * their matter and body: what "which votes were closest in 2026?" ranks. A roll call with no Yea
- * or Nay recorded (a rising vote) has no margin and is left out.
+ * The roll calls in the range with a Yea or Nay recorded (a rising vote has no tally), with their
+ * matter and body and how many there are in all: the latest first, or (`margin`) those decided by
+ * the fewest votes (|Yea − Nay|, then the latest): what "which votes were closest in 2026?" ranks.
  */
-export async function closestRollCalls(db: Db, range: Range, limit: number) {
+export async function rollCallsIn(db: Db, range: Range, order: 'latest' | 'margin', limit: number) {
   const { rows } = await sql<{
     id: string;
     date: string;
@@ -209,11 +209,13 @@ export async function closestRollCalls(db: Db, range: Range, limit: number) {
     title: string | null;
     type: string | null;
     body_name: string | null;
+    total: number;
   }>`
-    select r.id, r.date::text as date, r.action_name, r.yea, r.nay, m.record_number, m.title, m.type, b.name as body_name
+    select r.id, r.date::text as date, r.action_name, r.yea, r.nay, m.record_number, m.title, m.type, b.name as body_name,
+      count(*) over ()::int as total
     from roll_calls r left join matters m on m.id = r.matter_id left join bodies b on b.id = r.body_id
     where r.yea + r.nay > 0 ${within('r.date', range)}
-    order by abs(r.yea - r.nay), r.date desc, r.id limit ${limit}`.execute(db);
+    order by ${order === 'margin' ? sql`abs(r.yea - r.nay),` : sql``} r.date desc, r.id limit ${limit}`.execute(db);
   return rows;
 }
 

@@ -176,7 +176,14 @@ export async function lastSitting(db: Db, body: { ids: readonly string[]; names:
 }
 
 /** The body's actions on matters between two days, with the roll call of each where there was one. */
-export async function actionsBetween(db: Db, body: { ids: readonly string[]; names: readonly string[] }, range: { from: string; to: string }, limit: number) {
+export async function actionsBetween(
+  db: Db,
+  body: { ids: readonly string[]; names: readonly string[] },
+  range: { from: string; to: string },
+  limit: number,
+  /** Only actions whose name this matches (case-insensitive, as PostgreSQL's `~*` reads it). */
+  named?: RegExp,
+) {
   const { rows } = await sql<{
     matter_id: string;
     record_number: string;
@@ -201,7 +208,7 @@ export async function actionsBetween(db: Db, body: { ids: readonly string[]; nam
       from roll_calls r join matters m on m.id = r.matter_id
       where r.body_id = any(${[...body.ids]}::text[]) and r.date between ${range.from}::date and ${range.to}::date
         and (r.action_id is null or not exists (select 1 from matter_actions x where x.id = r.action_id))
-    ) acted order by acted.date desc, acted.record_number limit ${limit}`.execute(db);
+    ) acted ${named ? sql`where acted.action ~* ${named.source}` : sql``} order by acted.date desc, acted.record_number limit ${limit}`.execute(db);
   return rows;
 }
 

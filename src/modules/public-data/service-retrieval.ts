@@ -75,7 +75,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     recentVotes: (personId: string, range: DayRange, limit: number) => r.recentVotes(db, personId, range, limit),
     /** The body's latest day of business (or, unless `businessOnly`, of a held meeting) on or before `day`. */
     lastSitting: (body: BodyKey, day: string, businessOnly = false) => r.lastSitting(db, body, day, businessOnly),
-    actionsBetween: (body: BodyKey, range: { from: string; to: string }, limit: number) => r.actionsBetween(db, body, range, limit),
+    actionsBetween: (body: BodyKey, range: { from: string; to: string }, limit: number, named?: RegExp) => r.actionsBetween(db, body, range, limit, named),
     meetingsOn: (bodyIds: readonly string[], days: readonly string[]) => r.meetingsOn(db, bodyIds, days),
     /** Meetings of the bodies from a day on (`next`) or up to a day (`last`), nearest first. */
     meetings: (bodyIds: readonly string[], day: string, direction: 'next' | 'last', limit: number) => r.meetingsAround(db, bodyIds, day, direction, limit),
@@ -96,7 +96,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange) => agg.votingRecordsIn(db, range),
-    closestRollCalls: (range: DayRange, limit: number) => agg.closestRollCalls(db, range, limit),
+    rollCallsIn: (range: DayRange, order: 'latest' | 'margin', limit: number) => agg.rollCallsIn(db, range, order, limit),
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
