@@ -231,6 +231,13 @@ const KINDS: readonly [RegExp, string][] = [
   [/\bclaims?\b/, 'claim'],
 ];
 const kindsNamed = (text: string) => KINDS.filter(([re]) => re.test(text.toLowerCase())).map(([, kind]) => kind);
+
+/** Whether a title holds half or more of the words (as word beginnings, a plural's "s" aside). */
+function aboutTopic(title: string, words: readonly string[]): boolean {
+  const stems = words.map((w) => (w.length > 3 ? w.replace(/(es|s)$/, '') : w).replace(/[^\p{L}\p{N}]/gu, ''));
+  const held = stems.filter((st) => st && new RegExp(`\\b${st}`, 'iu').test(title)).length;
+  return held >= Math.ceil(stems.length / 2);
+}
 const plural = (kind: string) => `${kind}s`;
 
 /**
@@ -269,7 +276,12 @@ export const passed: Composer = async (kit) => {
   const everyKind = (all ?? (await kit.retrieval.actionsBetween(key, range, 500, outcomeOf))).filter((a) => outcomeOf.test(a.action));
   // "How many ordinances passed in 2025?": the kinds of matter the question names, if any.
   const kinds = kindsNamed(kit.q.text);
-  const actions = kinds.length ? everyKind.filter((a) => kinds.includes(a.type.toLowerCase())) : everyKind;
+  // "How many settlements were approved in 2026?": the words of a subject, in the matters' titles.
+  const topic = topicTerms(kit).filter((t) => !KINDS.some(([re]) => re.test(t)));
+  const actions = everyKind.filter((a) => (!kinds.length || kinds.includes(a.type.toLowerCase())) && (!topic.length || aboutTopic(a.title, topic)));
+  const filtered = kinds.length > 0 || topic.length > 0;
+  const what = (n: number) =>
+    `${kinds.length ? joinList(kinds.map((k) => (n === 1 ? k : plural(k)))) : `matter${n === 1 ? '' : 's'}`}${topic.length ? ` about “${topic.join(' ')}”` : ''}`;
   for (const b of bodies) citeBody(kit, b);
   const days = [...new Set(actions.map((a) => a.date))];
   for (const g of await kit.retrieval.meetingsOn(key.ids, range.from === range.to ? [range.from] : days)) {
@@ -278,10 +290,10 @@ export const passed: Composer = async (kit) => {
   const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
   const when = kit.q.range ? kit.q.range.label : failed ? 'in the record' : `${last}, on ${range.from}`;
   if (actions.length === 0) {
-    const others = everyKind.length ? ` (${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} of other kinds ${failed ? 'failed' : 'passed'})` : '';
+    const others = everyKind.length ? ` (${everyKind.length} other matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'failed' : 'passed'})` : '';
     return [
       ...notes,
-      `The record shows ${kinds.length ? `no ${joinList(kinds.map(plural))}` : 'nothing'} ${failed ? 'that failed to pass in' : 'passed by'} ${names} ${when}${others}.`,
+      `The record shows ${filtered ? `no ${what(0)}` : 'nothing'} ${failed ? 'that failed to pass in' : 'passed by'} ${names} ${when}${others}.`,
     ];
   }
   const shown = actions.slice(0, 10);
@@ -296,9 +308,7 @@ export const passed: Composer = async (kit) => {
     return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range || failed ? ` on ${a.date}` : ''})`;
   });
   const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
-  const count = kinds.length
-    ? `${actions.length} ${joinList(kinds.map((k) => (actions.length === 1 ? k : plural(k))))} (of ${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'that failed' : 'passed'})`
-    : `${actions.length} matter${actions.length === 1 ? '' : 's'}`;
+  const count = `${actions.length} ${what(actions.length)}${filtered ? ` (of ${everyKind.length} matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'that failed' : 'passed'})` : ''}`;
   const lead = kit.q.range
     ? `${kit.q.range.label.charAt(0).toUpperCase()}${kit.q.range.label.slice(1)}, ${names} ${verb} ${count}`
     : failed

@@ -20,6 +20,7 @@ export const votingRecord: Composer = async (kit) => {
     /\b(agree|agrees|agreed|agreeing|alike|same way|same side|side with|together|align\w*|differ\w*|disagree\w*|split)\b/.test(kit.q.text.toLowerCase())
   )
     return agreement(kit, people[0]!, people[1]!);
+  if (people.length === 1 && /\b(most like|votes? like|vote similarly|most similar\w*)\b/.test(kit.q.text.toLowerCase())) return alike(kit, people[0]!);
   const out: string[] = [];
   for (const p of people.slice(0, 3)) {
     const r = await kit.retrieval.votingRecord(p.id, range);
@@ -40,6 +41,22 @@ export const votingRecord: Composer = async (kit) => {
   }
   return out;
 };
+
+/** Who votes most like the person: the share of roll calls both attended on which they voted alike (their page's list). */
+async function alike(kit: Kit, p: Kit['named']['people'][number]): Promise<string[]> {
+  const rows = await kit.retrieval.mostAlike(p.id);
+  citePerson(kit, p);
+  if (rows.length === 0) return [`The record holds too few roll calls shared with ${personLabel(p)} to say who votes most like them.`];
+  for (const r of rows)
+    citePerson(kit, { id: r.id, name: r.name, kind: 'alderperson', ward: r.ward }, [
+      `Voted as ${personLabel(p)} did on ${r.agreed} of ${r.together} roll calls both attended.`,
+    ]);
+  const list = rows.map(
+    (r) => `${personLabel({ name: r.name, kind: 'alderperson', ward: r.ward })}, alike on ${r.agreed} of ${r.together} (${percent(r.agreed, r.together)})`,
+  );
+  const since = kit.q.range ? ` (over the whole record; a period is not applied here)` : '';
+  return [`Who votes most like ${personLabel(p)}, over the roll calls both attended${since}: ${list.join('; ')}.`];
+}
 
 /** What a question about the whole council ranks alderpersons by. */
 type Measure = 'missed' | 'attended' | 'minority' | 'majority' | 'majorityLeast';

@@ -47,7 +47,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(
-      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record)\b/,
+      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record|most like|votes? like|vote similarly|most similar\w*|(?<=\w'?s'? )record)\b/,
     )
   )
     return 'record';

@@ -28,7 +28,7 @@ const stop = new Set(
     'favour deal plan proposal measure ordinance ordinances resolution resolutions legislation bill bills item items thing things ' +
     'anything something everything mention mentions mentioned regarding concerning related relating information info detail details ' +
     'say says said going happening get gets got decide decided decision outcome tally margin close final unanimous unanimously ' +
-    'dissent dissented opposed anyone anybody fail failed fails defeated rejected'
+    'dissent dissented opposed anyone anybody fail failed fails defeated rejected approve approves approval'
   ).split(' '),
 );
 

@@ -6,6 +6,8 @@ import type { ModuleDeps } from '../../kernel/deps.ts';
 import * as agg from './repo-aggregates.ts';
 import * as r from './repo-retrieval.ts';
 import { matterDetail } from './repo-matters.ts';
+import { mostAlike } from './repo-record.ts';
+import { ALIKE_LIMIT, ALIKE_MIN } from './schema-record.ts';
 import { rollCallDetail } from './repo-votes.ts';
 import { presentMatterDetail, presentRollCallDetail } from './presenters.ts';
 import type { MatterDetailOut, RollCallDetailOut } from './schema.ts';
@@ -96,6 +98,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange) => agg.votingRecordsIn(db, range),
+    /** Who votes most like the person, as the person's page ranks them (over the whole record). */
+    mostAlike: (personId: string) => mostAlike(db, personId, ALIKE_LIMIT, ALIKE_MIN),
     rollCallsIn: (range: DayRange, order: 'latest' | 'margin', limit: number) => agg.rollCallsIn(db, range, order, limit),
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),

@@ -256,6 +256,21 @@ export const questions: EvalCase[] = [
     facts: ['voted Yea on SO2025-0021101', '30–19'],
   },
 
+  {
+    q: 'Which alderpersons vote most like Sigcho-Lopez?',
+    intent: 'vote-aggregate',
+    cites: [SIGCHO_LOPEZ, CLAY],
+    may: VOTE_RECORDS,
+    facts: [/Fuentes \(Ward 26\), alike on 217 of 221/, /Clay \(Ward 46\), alike on 210 of 217/],
+  },
+  {
+    q: "What is Ald. Vasquez's record?",
+    intent: 'vote-aggregate',
+    cites: [VASQUEZ],
+    may: VOTE_RECORDS,
+    facts: [/199 of (the )?221/, /2 of (the )?224/],
+  },
+
   // Naming no one: the alderpersons ranked.
   {
     q: 'Which alderperson missed the most votes in 2026?',
@@ -339,6 +354,13 @@ export const questions: EvalCase[] = [
     cites: [COUNCIL, MONUMENT, matter('R2026-0025457'), matter('R2026-0025460')],
     may: ['roll_call:*', 'meeting:*', 'matter:*'],
     facts: ['5 resolutions (of 46 matters passed)', '24–23', '32–16'],
+  },
+  {
+    q: 'How many settlements did the council approve in 2026?',
+    intent: 'meeting',
+    cites: [COUNCIL, WILLIAMS],
+    may: ['roll_call:*', 'meeting:*', 'matter:*'],
+    facts: ['7 matters about “settlements” (of 46 matters passed)', '33–17'],
   },
   {
     q: 'Which ordinances failed?',
