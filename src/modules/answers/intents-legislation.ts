@@ -170,7 +170,7 @@ export const sponsor: Composer = async (kit) => {
       return `${m.recordNumber} (${quote(m.title)}) was sponsored by ${joinList(lead.length ? lead : co)}${lead.length && co.length ? `, with ${co.length} co-sponsor${co.length === 1 ? '' : 's'}: ${joinList(co)}` : ''}.`;
     });
   }
-  if (kit.named.people.length === 0) return null;
+  if (kit.named.people.length === 0) return /\b(most|top|fewest|least|rank\w*)\b/.test(kit.q.text.toLowerCase()) ? sponsorRanking(kit) : null;
   const out: string[] = [];
   for (const p of kit.named.people.slice(0, 3)) {
     citePerson(kit, p);
@@ -221,6 +221,21 @@ const failing = /fail|defeat|not pass|reject/i;
 /** "Which ordinances failed?", "has the council ever voted down…": a list of what failed. */
 const failedWords = /\b(fail(ed|s|ing)?|voted down|vote down|defeated|rejected|turned down)\b/;
 const asksFailed = (text: string) => failedWords.test(text.toLowerCase());
+
+/** "Who sponsored the most ordinances in 2026?": the alderpersons ranked by the matters they sponsored, cited. */
+async function sponsorRanking(kit: Kit): Promise<string[]> {
+  const kinds = kindsNamed(kit.q.text);
+  const rows = await kit.retrieval.sponsorRanking(kit.q.range ?? {}, kinds, 5);
+  const what = kinds.length ? joinList(kinds.map(plural)) : 'matters';
+  const period = kit.q.range ? ` introduced ${kit.q.range.label}` : '';
+  if (rows.length === 0) return [`The record lists no alderperson as a sponsor of ${what}${period}.`];
+  for (const r of rows)
+    citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [
+      `Sponsor of ${r.sponsored} ${what}${period} (lead sponsor of ${r.lead}).`,
+    ]);
+  const list = rows.map((r) => `${personLabel({ name: r.name, kind: 'alderperson', ward: r.ward })}, ${r.sponsored} (lead sponsor of ${r.lead})`);
+  return [`The alderpersons listed as sponsors of the most ${what}${period}, co-sponsors counted: ${list.join('; ')}.`];
+}
 
 /** Kinds of matter as eLMS and Legistar type them, by the words a question uses for them. */
 const KINDS: readonly [RegExp, string][] = [

@@ -194,6 +194,25 @@ export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotin
 }
 
 /**
+ * The alderpersons who sponsored the most matters introduced in the range (of these types, when
+ * given, as the source types them: "Ordinance"), counting each matter once whatever their role,
+ * with how many of those they were the lead (not a co-) sponsor of (more of those first, in a tie).
+ */
+export async function sponsorRanking(db: Db, range: Range, types: readonly string[], limit: number) {
+  const { rows } = await sql<{ person_id: string; name: string; ward: number | null; sponsored: number; lead: number }>`
+    select s.person_id, p.name, p.ward, count(distinct s.matter_id)::int as sponsored,
+      count(distinct s.matter_id) filter (where s.role <> 'cosponsor')::int as lead
+    from matter_sponsors s join matters m on m.id = s.matter_id join people p on p.id = s.person_id
+    where p.kind = 'alderperson' ${within('m.introduction_date', range)}
+      ${types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``}
+    group by s.person_id, p.name, p.ward, p.sort_name
+    order by count(distinct s.matter_id) desc, count(distinct s.matter_id) filter (where s.role <> 'cosponsor') desc, p.sort_name, s.person_id limit ${limit}`.execute(
+    db,
+  );
+  return rows;
+}
+
+/**
  * The roll calls in the range with a Yea or Nay recorded (a rising vote has no tally), with their
  * matter and body and how many there are in all: the latest first, or (`margin`) those decided by
  * the fewest votes (|Yea − Nay|, then the latest): what "which votes were closest in 2026?" ranks.

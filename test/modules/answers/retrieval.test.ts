@@ -108,3 +108,39 @@ test("who gave the most to a ward's alderperson, from the seeded receipts", asyn
     ['person', 'committee'],
   );
 });
+
+test('who sponsored the most: the alderpersons ranked by the matters they sponsored, co-sponsors counted once a matter', async () => {
+  const [a, b, c] = seeded.alders;
+  const ordinances = seeded.matters.filter((m) => m.type.toLowerCase() === 'ordinance' && m.introductionDate);
+  const others = seeded.matters.filter((m) => m.type.toLowerCase() !== 'ordinance');
+  assert.ok(ordinances.length >= 3 && others.length >= 1, 'the seed has ordinances and other matters');
+  const rows = [
+    // a: lead sponsor of three ordinances, also listed as a co-sponsor of the first (one matter still).
+    ...ordinances.slice(0, 3).map((m) => ({ matter_id: m.id, person_id: a!.id, name: a!.name, role: 'sponsor' as const })),
+    { matter_id: ordinances[0]!.id, person_id: a!.id, name: a!.name, role: 'cosponsor' as const, sort: 1 },
+    // b: co-sponsor of two ordinances and lead of a matter of another kind.
+    ...ordinances.slice(0, 2).map((m) => ({ matter_id: m.id, person_id: b!.id, name: b!.name, role: 'cosponsor' as const })),
+    { matter_id: others[0]!.id, person_id: b!.id, name: b!.name, role: 'sponsor' as const },
+    // c: one ordinance.
+    { matter_id: ordinances[0]!.id, person_id: c!.id, name: c!.name, role: 'cosponsor' as const, sort: 2 },
+  ];
+  await t.ctx.db.insertInto('matter_sponsors').values(rows).execute();
+  try {
+    const all = (await ask(t, key, 'Which alderperson sponsored the most legislation?')).json();
+    assert.match(
+      all.answer,
+      new RegExp(`${a!.name} \\(Ward ${a!.ward}\\), 3 \\(lead sponsor of 3\\); Ald\\. ${b!.name} \\(Ward ${b!.ward}\\), 3 \\(lead sponsor of 1\\)`),
+    );
+    const ords = (await ask(t, key, 'Who sponsored the most ordinances?')).json();
+    assert.match(
+      ords.answer,
+      new RegExp(
+        `sponsors of the most ordinances, co-sponsors counted: Ald\\. ${a!.name} \\(Ward ${a!.ward}\\), 3 \\(lead sponsor of 3\\); Ald\\. ${b!.name} \\(Ward ${b!.ward}\\), 2 \\(lead sponsor of 0\\); Ald\\. ${c!.name} \\(Ward ${c!.ward}\\), 1`,
+      ),
+    );
+    const cited = ords.citations.map((x: { type: string; id: string }) => `${x.type}:${x.id}`);
+    assert.deepEqual(cited.sort(), [a!, b!, c!].map((p) => `person:${p.id}`).sort());
+  } finally {
+    await t.ctx.db.deleteFrom('matter_sponsors').execute();
+  }
+});
