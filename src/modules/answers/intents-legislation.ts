@@ -313,13 +313,7 @@ export const passed: Composer = async (kit) => {
   }
   const shown = actions.slice(0, 10);
   const items = shown.map((a) => {
-    citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [
-      `${a.action} on ${a.date}${a.yea !== null ? `, ${a.yea}–${a.nay}` : ''}.`,
-    ]);
-    if (a.roll_call_id)
-      kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [
-        `${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`,
-      ]);
+    citeAction(kit, a);
     return `${a.record_number} (${a.type.toLowerCase()}, ${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}${kit.q.range || failed ? ` on ${a.date}` : ''})`;
   });
   const more = actions.length > shown.length ? `, and ${actions.length - shown.length} more` : '';
@@ -354,13 +348,56 @@ export const meeting: Composer = async (kit) => {
   }
   const place = g.location ? ` at ${g.location}` : '';
   kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
+  const asksWhatHappened =
+    !ahead && !/^\s*when\b/i.test(kit.q.text) && /\b(happen\w*|do|did|done|decide\w*|vote\w*|pass\w*|business|action\w*|outcome\w*)\b/i.test(kit.q.text);
+  if (asksWhatHappened) {
+    // Business recorded on a later day than the last meeting the record holds (a roll call whose
+    // meeting was not published): that later sitting is the latest that happened.
+    const key = { ids, names: bodies.map((b) => b.name) };
+    const sitting = await kit.retrieval.lastSitting(key, day, true);
+    if (sitting && sitting > g.day) {
+      return [
+        `The latest business of ${names} in the record is from ${sitting}, a sitting whose meeting the record does not hold (its last meeting in the record was on ${g.day}).`,
+        await businessOf(kit, key, sitting),
+      ];
+    }
+  }
   return [
     ahead
       ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
       : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
     ...(/\bagenda\b/i.test(kit.q.text) ? [await agendaOf(kit, g)] : []),
+    ...(asksWhatHappened ? [await businessOf(kit, { ids, names: bodies.map((b) => b.name) }, g.day)] : []),
   ];
 };
+
+/** An action on a matter, as actionsBetween reads it: its matter cited, and its roll call when it had one. */
+function citeAction(kit: Kit, a: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>>[number]): void {
+  citeMatter(kit, { recordNumber: a.record_number, title: a.title, type: a.type }, [`${a.action} on ${a.date}${a.yea !== null ? `, ${a.yea}–${a.nay}` : ''}.`]);
+  if (a.roll_call_id)
+    kit.sources.add('roll_call', a.roll_call_id, `Roll call on ${a.record_number}, ${a.date}: ${a.action} ${a.yea}–${a.nay}`, [
+      `${a.record_number} ${outcome(a.action, a.yea ?? 0, a.nay ?? 0)} on ${a.date}.`,
+    ]);
+}
+
+/** At most this many of a sitting's actions are named, those with a roll call first. */
+const BUSINESS_NAMED = 8;
+
+/** "What happened at the last meeting?": the actions recorded that day, those voted on first, and how many more. */
+async function businessOf(kit: Kit, key: { ids: string[]; names: string[] }, day: string): Promise<string> {
+  const actions = await kit.retrieval.actionsBetween(key, { from: day, to: day }, 500);
+  if (actions.length === 0) return `The record holds no actions from that day.`;
+  const ordered = [...actions.filter((a) => a.roll_call_id), ...actions.filter((a) => !a.roll_call_id)];
+  const shown = ordered.slice(0, BUSINESS_NAMED);
+  const items = shown.map((a) => {
+    citeAction(kit, a);
+    return `${a.record_number} (${quote(a.title, 70)}): ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''}`;
+  });
+  const voted = actions.filter((a) => a.roll_call_id).length;
+  const more = actions.length > shown.length ? `; and ${actions.length - shown.length} more` : '';
+  const limited = actions.length === 500 ? ' (the first 500 read)' : '';
+  return `The record holds ${actions.length} action${actions.length === 1 ? '' : 's'} from that day${limited}, ${voted} with a roll call: ${items.join('; ')}${more}.`;
+}
 
 /** What is on a meeting's agenda, from its agenda items. */
 async function agendaOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {

@@ -334,6 +334,14 @@ export const questions: EvalCase[] = [
     facts: ['2023-10-04'],
   },
   {
+    // The sample's meetings end in 2023; its roll calls go on to 2026-09-29, the latest sitting.
+    q: 'What happened at the last City Council meeting?',
+    intent: 'meeting',
+    cites: [COUNCIL, METERS, METERS_VOTE],
+    may: ['meeting:*'],
+    facts: ['2026-09-29', 'SO2026-0025407', 'passed 46–3', 'last meeting in the record was on 2023-10-04'],
+  },
+  {
     q: 'What passed at the last City Council meeting?',
     intent: 'meeting',
     cites: [COUNCIL, METERS, METERS_VOTE],
