@@ -126,7 +126,15 @@ export const lobbying: Composer = async (kit) => {
 /** Who represents a ward, or which ward a named alderperson represents. */
 export const representative: Composer = async (kit) => {
   const out: string[] = [];
-  for (const w of kit.q.wards) {
+  const wards = [...kit.q.wards];
+  if (kit.q.point) {
+    const { lat, lon } = kit.q.point;
+    const ward = kit.retrieval.wardAt(lat, lon);
+    if (ward === null) return [`The point ${lat}, ${lon} is not in any Chicago ward (the boundaries of May 2023).`];
+    out.push(`The point ${lat}, ${lon} is in Ward ${ward} (the boundaries of May 2023).`);
+    if (!wards.includes(ward)) wards.push(ward);
+  }
+  for (const w of wards) {
     const alders = (await kit.retrieval.aldersOfWard(w)).filter((p) => p.current);
     if (alders.length === 0) {
       out.push(`The record holds no current alderperson for Ward ${w}.`);
@@ -135,11 +143,18 @@ export const representative: Composer = async (kit) => {
     for (const p of alders) citePerson(kit, p);
     out.push(`${joinList(alders.map((p) => `Ald. ${p.name}`))} represent${alders.length === 1 ? 's' : ''} Ward ${w}.`);
   }
-  if (kit.q.wards.length === 0) {
+  if (wards.length === 0) {
     for (const p of kit.named.people.filter((x) => x.kind === 'alderperson')) {
       citePerson(kit, p);
       out.push(p.ward ? `Ald. ${p.name} represents Ward ${p.ward}.` : `The record names no ward for Ald. ${p.name}.`);
     }
+  }
+  // "Who is my alderperson if I live at 121 N LaSalle?": an address is not read (no geocoder), so
+  // say what can tell it, rather than search the address's words.
+  if (out.length === 0 && kit.q.asksOwn) {
+    return [
+      'Your alderperson is the one of your ward. Name the ward ("who represents ward 42?"), give your location as latitude and longitude ("41.8837, -87.6319"), or find it on the ward map at /wards; an address is not looked up.',
+    ];
   }
   return out.length ? out : null;
 };

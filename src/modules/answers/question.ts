@@ -18,7 +18,15 @@ export interface Question {
   terms: string[];
   /** "next", "upcoming" (a meeting ahead) rather than "last" (the latest one). */
   ahead: boolean;
+  /** A point given as latitude and longitude in decimal degrees ("41.8837, -87.6319"). */
+  point: { lat: number; lon: number } | null;
+  /** The asker's own alderperson or ward ("my alderperson", "I live in…"), which only a ward or a point can tell. */
+  asksOwn: boolean;
 }
+
+// Decimal latitude and longitude, as a map copies them: "41.8837, -87.6319".
+const pointPattern = /(-?\d{1,2}\.\d{2,})\s*,\s*(-?\d{1,3}\.\d{2,})/;
+const ownPattern = /\b(my|our)\s+(alder\w*|ald|ward|council\s*(member|person|woman|man)|representative|rep)\b|\bi\s+live\b|\bwho\s+represents\s+(me|us)\b/;
 
 // Record numbers look like O2023-0001234, SO2026-0025407, Or2026-0028321 (repo-matters.ts).
 const recordPattern = /\b([A-Za-z]{1,4}\d{4}-\d{1,10})\b/g;
@@ -88,6 +96,14 @@ function focusTerms(text: string): string[] {
   return focused.length ? focused : searchTerms(text);
 }
 
+/**
+ * A point, or the asker's own alderperson ("who is my alderperson?"), is a question of who
+ * represents where, unless the words ask something else of them ("how did my alderman vote on…").
+ */
+function whoRepresents(intent: Intent, point: boolean, own: boolean): Intent {
+  return (point || own) && (intent === 'search' || intent === 'matter') ? 'representative' : intent;
+}
+
 export function understand(raw: string, today: string): Question {
   // Control characters (a NUL included) are never part of a question.
   const text = raw
@@ -95,7 +111,9 @@ export function understand(raw: string, today: string): Question {
     .replace(/\s+/g, ' ')
     .trim();
   const records = [...new Set([...text.matchAll(recordPattern)].map((m) => m[1]!))];
-  let rest = text.replace(recordPattern, ' ');
+  const at = pointPattern.exec(text);
+  const point = at ? { lat: Number(at[1]), lon: Number(at[2]) } : null;
+  let rest = text.replace(recordPattern, ' ').replace(pointPattern, ' ');
   const wards = new Set<number>();
   for (const pattern of wardPatterns) {
     for (const m of rest.matchAll(pattern)) {
@@ -112,9 +130,11 @@ export function understand(raw: string, today: string): Question {
     records,
     wards: [...wards],
     range: dated?.range ?? null,
-    intent: intentOf(lower, records.length > 0, wards.size > 0),
+    intent: whoRepresents(intentOf(lower, records.length > 0, wards.size > 0), point !== null, ownPattern.test(lower)),
     words: new Set(tokens(text)),
     terms: focusTerms(rest),
     ahead: /\b(next|upcoming|coming|future|scheduled)\b/.test(lower),
+    point,
+    asksOwn: ownPattern.test(lower),
   };
 }

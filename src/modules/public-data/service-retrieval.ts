@@ -7,6 +7,7 @@ import * as agg from './repo-aggregates.ts';
 import * as r from './repo-retrieval.ts';
 import { matterDetail } from './repo-matters.ts';
 import { mostAlike } from './repo-record.ts';
+import { wardAt } from './wards.ts';
 import { ALIKE_LIMIT, ALIKE_MIN } from './schema-record.ts';
 import { rollCallDetail } from './repo-votes.ts';
 import { presentMatterDetail, presentRollCallDetail } from './presenters.ts';
@@ -98,6 +99,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange) => agg.votingRecordsIn(db, range),
+    /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */
+    wardAt: (lat: number, lon: number): number | null => wardAt(lat, lon),
     /** Who votes most like the person, as the person's page ranks them (over the whole record). */
     mostAlike: (personId: string) => mostAlike(db, personId, ALIKE_LIMIT, ALIKE_MIN),
     sponsorRanking: (range: DayRange, types: readonly string[], limit: number) => agg.sponsorRanking(db, range, types, limit),

@@ -119,3 +119,16 @@ test('names: anyone but an alderperson needs a given name too, and a repeated wo
   const rs = [person('rodriguez', 'Michael D. Rodriguez'), person('rs', 'Rossana Rodriguez Sanchez')];
   assert.deepEqual(pick('How did Rossana Rodriguez Sanchez vote?', rs), ['rs']);
 });
+
+test('a point copied from a map, and the asker’s own alderperson, are questions of who represents where', () => {
+  const point = understand('Which ward is 41.8837, -87.6319 in?', today);
+  assert.deepEqual(point.point, { lat: 41.8837, lon: -87.6319 });
+  assert.equal(point.intent, 'representative');
+  assert.deepEqual(point.terms, [], 'the coordinates are not words to search for');
+  const own = understand('Who is my alderperson if I live at 121 N LaSalle?', today);
+  assert.equal(own.intent, 'representative');
+  assert.equal(own.asksOwn, true);
+  // Asked something else of them, the question keeps its own intent.
+  assert.equal(understand('My alderman is Reilly, how did he vote on the parking meters?', today).intent, 'vote');
+  assert.equal(understand('How did the council vote on the budget?', today).point, null);
+});

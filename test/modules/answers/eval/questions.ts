@@ -594,6 +594,10 @@ export const questions: EvalCase[] = [
   { q: 'Who represents the 25th ward?', intent: 'representative', cites: [SIGCHO_LOPEZ], facts: ['Byron Sigcho-Lopez'] },
   { q: "who's my alderman in ward 42", intent: 'representative', cites: [REILLY], facts: ['Brendan Reilly'] },
   { q: 'Which ward does Pat Dowell represent?', intent: 'representative', cites: [DOWELL], facts: ['Ward 3'] },
+  // A point copied from a map: City Hall is in the 42nd ward.
+  { q: 'Which ward is 41.8837, -87.6319 in?', intent: 'representative', cites: [REILLY], facts: ['Ward 42', 'Brendan Reilly'] },
+  // An address is not looked up: the answer says what can tell the ward, and cites nothing.
+  { q: 'Who is my alderperson if I live at 121 N LaSalle?', intent: 'representative', cites: [], facts: ['latitude and longitude', '/wards'], none: true },
 
   // Written after the answers were tuned on the questions above, and scored as first answered:
   // phrasings the composers were not fitted to.
