@@ -153,7 +153,7 @@ export const representative: Composer = async (kit) => {
   // say what can tell it, rather than search the address's words.
   if (out.length === 0 && kit.q.asksOwn) {
     return [
-      'Your alderperson is the one of your ward. Name the ward ("who represents ward 42?"), give your location as latitude and longitude ("41.8837, -87.6319"), or find it on the ward map at /wards; an address is not looked up.',
+      `Your alderperson is the one of your ward. Name the ward ("who represents ward 42?"), give your location as latitude and longitude ("41.8837, -87.6319"), or find it on the ward map at ${kit.sources.page('/wards')}; an address is not looked up.`,
     ];
   }
   return out.length ? out : null;

@@ -34,6 +34,11 @@ export class Sources {
     this.#baseUrl = baseUrl;
   }
 
+  /** A page of the site as an absolute address ("/wards"), for an answer that points somewhere other than a record. */
+  page(path: string): string {
+    return `${this.#baseUrl}${path}`;
+  }
+
   /** The record of this type and id (added on first use); `facts` are appended. */
   add(type: CitationType, id: string, title: string, facts: string[] = []): Citation {
     const key = `${type}:${id}`;
