@@ -323,7 +323,21 @@ export const passed: Composer = async (kit) => {
     : failed
       ? `In the record (to ${kit.today}), ${names} ${verb} ${count}`
       : `${last.charAt(0).toUpperCase()}${last.slice(1)}, on ${range.from}, ${names} ${verb} ${count}`;
-  return [...notes, `${lead}: ${items.join('; ')}${more}.`];
+  const decided = [...notes, `${lead}: ${items.join('; ')}${more}.`];
+  // "What did the council decide…?": what failed in the same days is part of the answer.
+  if (!failed && /\b(decide|decided|decisions?)\b/i.test(kit.q.text)) {
+    const lost = (await kit.retrieval.actionsBetween(key, range, 500, failing)).filter((a) => failing.test(a.action));
+    for (const a of lost.slice(0, 10)) citeAction(kit, a);
+    decided.push(
+      lost.length
+        ? `${lost.length} failed: ${lost
+            .slice(0, 10)
+            .map((a) => `${a.record_number} (${quote(a.title, 90)}, ${a.action.toLowerCase()}${a.yea !== null ? ` ${a.yea}–${a.nay}` : ''})`)
+            .join('; ')}.`
+        : 'Nothing failed.',
+    );
+  }
+  return decided;
 };
 
 /** When a body next meets, or last met. */

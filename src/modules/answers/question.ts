@@ -81,6 +81,8 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (has(/\bwhich ward\b|\bwhat ward\b/)) return 'representative';
   if (!hasRecord && has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) && has(/\b(when|next|last|latest|upcoming|recent|agenda)\b/))
     return 'meeting';
+  // "What did the council decide at its meeting in July 2026?": a sitting's or a period's outcomes, listed.
+  if (!hasRecord && has(/\b(decide|decided|decisions?)\b/) && has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/)) return 'passed';
   if (hasRecord || has(/\b(decide|decided|decision|status|outcome|happened)\b/)) return 'matter';
   return 'search';
 }

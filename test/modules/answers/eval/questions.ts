@@ -371,6 +371,13 @@ export const questions: EvalCase[] = [
     facts: ['7 matters about “settlements” (of 46 matters passed)', '33–17'],
   },
   {
+    q: 'What did the council decide in 2025?',
+    intent: 'meeting',
+    cites: [COUNCIL, matter('SO2025-0021095'), matter('SO2024-0010990')],
+    may: ['roll_call:*', 'meeting:*', 'matter:*'],
+    facts: ['passed 71 matters', '3 failed', 'failed to pass 21–28'],
+  },
+  {
     q: 'Which ordinances failed?',
     intent: 'meeting',
     cites: [COUNCIL, matter('SO2026-0024076'), matter('SO2024-0010990')],
