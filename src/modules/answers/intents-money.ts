@@ -4,8 +4,8 @@
 // most compensation, which clients paid the most, who lobbies for a client, who gave the most in
 // political contributions). Every figure is summed from the records cited beside it; a period the
 // record does not cover is said to be outside it, citing nothing.
-import type { DayRange } from '../public-data/index.ts';
-import { type Composer, type Kit, topicTerms } from './kit.ts';
+import type { DayRange, NamedPerson } from '../public-data/index.ts';
+import { citePerson, type Composer, type Kit, topicTerms } from './kit.ts';
 import { committeesMeant, peopleMeant } from './intents-people.ts';
 import { dollars, joinList, personLabel } from './records.ts';
 
@@ -151,6 +151,26 @@ export async function lobbyingTotals(kit: Kit): Promise<string[] | null> {
   const what = giving ? "lobbyists' reported political contributions" : "lobbyists' compensation reports";
   const outside = outsideRecord(kit, extent, what);
   if (outside) return [outside];
+  // "Which aldermen got the most money from lobbyists?": the officials lobbyists gave to, ranked.
+  if (
+    asked(kit, /\b(alder\w*|officials?|council\s*members?|politicians?|recipients?)\b/) &&
+    asked(kit, /\b(got|get|gets|received?|receiving|took|take|takes|most)\b/)
+  ) {
+    const contributed = outsideRecord(kit, extents.contributions, "lobbyists' reported political contributions");
+    if (contributed) return [contributed];
+    const top = await kit.retrieval.lobbyistMoneyByRecipient(range(kit), 5);
+    if (top.length === 0) return [`No lobbyist reported a political contribution to an official${within(kit)}.`];
+    const list = top.map((r) => {
+      const who = personLabel(r);
+      citePerson(kit, { id: r.person_id, name: r.name, kind: r.kind as NamedPerson['kind'], ward: r.ward }, [
+        `Lobbyists reported ${dollars(r.total)} in ${plural(r.contributions, 'political contribution')} to ${who}${within(kit)}, from ${plural(r.lobbyists, 'lobbyist')}.`,
+      ]);
+      return `${who} (${dollars(r.total)} in ${plural(r.contributions, 'contribution')} from ${plural(r.lobbyists, 'lobbyist')})`;
+    });
+    const out = [`The officials lobbyists reported the most political contributions to${within(kit)}: ${joinList(list)}.`];
+    if (!kit.q.range) out.push(coverage(extents.contributions, "lobbyists' reported political contributions"));
+    return out;
+  }
   const names = nameWordsOf(kit);
   // A client registers anew each year and under several spellings ("Airbnb", "AIRBNB, INC."): the
   // client a question names is every client record its name's words match, summed.

@@ -145,6 +145,16 @@ export async function lobbyistGiving(db: Db, range: Range, limit: number) {
   return rows;
 }
 
+/** The officials lobbyists reported political contributions to, most first (reporting periods in the range). */
+export async function lobbyistMoneyByRecipient(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ person_id: string; name: string; kind: string; ward: number | null; total: string; contributions: number; lobbyists: number }>`
+    select c.recipient_person_id as person_id, p.name, p.kind, p.ward, sum(c.amount)::text as total, count(*)::int as contributions,
+      count(distinct c.lobbyist_id)::int as lobbyists
+    from lobbying_contributions c join people p on p.id = c.recipient_person_id where true ${periodWithin(range)}
+    group by c.recipient_person_id, p.name, p.kind, p.ward order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
 export interface VotingRecord {
   total: number;
   absent: number;

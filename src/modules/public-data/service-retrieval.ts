@@ -97,6 +97,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     clientCompensation: (range: DayRange, limit: number) => agg.clientCompensation(db, range, limit),
     clientsNamed: (words: readonly string[], limit: number) => agg.clientsNamed(db, words, limit),
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
+    lobbyistMoneyByRecipient: (range: DayRange, limit: number) => agg.lobbyistMoneyByRecipient(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange) => agg.votingRecordsIn(db, range),
     /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */

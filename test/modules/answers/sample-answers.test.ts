@@ -219,3 +219,25 @@ test('naming no one, a ranking agrees with each alderperson’s own voting recor
   }
   assert.equal(body.citations.length, 5);
 });
+
+test('the officials lobbyists gave the most: each total is the sum of that official’s contributions by lobbyist', async () => {
+  const retrieval = createRetrieval({ db: t.ctx.db });
+  const top = await retrieval.lobbyistMoneyByRecipient({}, 5);
+  assert.equal(top.length, 5);
+  for (const r of top) {
+    const byLobbyist = await retrieval.lobbyistContributions(r.person_id, {}, 10_000);
+    const cents = byLobbyist.reduce((n, l) => n + Math.round(Number(l.total) * 100), 0);
+    assert.equal(cents, Math.round(Number(r.total) * 100), r.name);
+    assert.equal(
+      byLobbyist.reduce((n, l) => n + l.contributions, 0),
+      r.contributions,
+      r.name,
+    );
+    assert.equal(byLobbyist.length, r.lobbyists, r.name);
+  }
+  const body = (await ask(t, key, 'Which aldermen got the most money from lobbyists?')).json();
+  assert.deepEqual(
+    body.citations.map((c: { id: string }) => c.id),
+    top.map((r) => r.person_id),
+  );
+});

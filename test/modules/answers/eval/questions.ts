@@ -597,6 +597,14 @@ export const questions: EvalCase[] = [
     none: true,
   },
 
+  {
+    q: 'Which aldermen got the most money from lobbyists?',
+    intent: 'lobbying',
+    cites: [REILLY, HOPKINS],
+    may: ['person:*'],
+    facts: [/Reilly \(Ward 42\) \(\$181,710\.60 in 251 contributions from 72 lobbyists\)/, '2012-01-01'],
+  },
+
   // Who represents whom.
   { q: 'Who represents the 25th ward?', intent: 'representative', cites: [SIGCHO_LOPEZ], facts: ['Byron Sigcho-Lopez'] },
   { q: "who's my alderman in ward 42", intent: 'representative', cites: [REILLY], facts: ['Brendan Reilly'] },
