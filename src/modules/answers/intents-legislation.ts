@@ -58,8 +58,7 @@ const LISTED = 5;
 /** The period's roll calls (the closest, or the latest), each with its matter, cited; and how many there were. */
 async function rollCallsListed(kit: Kit, order: 'margin' | 'latest'): Promise<string[]> {
   const rows = await kit.retrieval.rollCallsIn(kit.q.range ?? {}, order, LISTED);
-  const within = kit.q.range ? ` ${kit.q.range.label}` : '';
-  if (rows.length === 0) return [`The record holds no roll call with Yea or Nay votes${within}.`];
+  if (rows.length === 0) return [`The record holds no roll call with Yea or Nay votes${within(kit)}.`];
   const items = rows.map((r) => {
     const about = r.record_number ?? 'a matter';
     if (r.record_number && r.title && r.type)
@@ -71,7 +70,7 @@ async function rollCallsListed(kit: Kit, order: 'margin' | 'latest'): Promise<st
     return `${what} ${outcome(r.action_name, r.yea, r.nay)} on ${r.date}${r.body_name ? ` in the ${r.body_name}` : ''}`;
   });
   const total = rows[0]!.total;
-  const count = `The record holds ${total} roll call${total === 1 ? '' : 's'} with Yea or Nay votes${within}`;
+  const count = `The record holds ${total} roll call${total === 1 ? '' : 's'} with Yea or Nay votes${within(kit)}`;
   if (order === 'margin') return [`${count}. The closest, by the margin between Yea and Nay: ${items.join('; ')}.`];
   return [`${count}${total > rows.length ? `; the latest ${rows.length}` : ''}: ${items.join('; ')}.`];
 }

@@ -97,8 +97,8 @@ async function ranking(kit: Kit): Promise<string[] | null> {
     majorityLeast: (a, b) => share(a.with_majority, a.decided) - share(b.with_majority, b.decided) || b.decided - a.decided,
   };
   const ranked = [...rows].sort((a, b) => orders[measure](a, b) || byName(a, b));
-  const who = (r: (typeof rows)[number]) => personLabel({ name: r.name, kind: 'alderperson', ward: r.ward });
-  const cite = (r: (typeof rows)[number]) =>
+  const who = (r: Row) => personLabel({ name: r.name, kind: 'alderperson', ward: r.ward });
+  const cite = (r: Row) =>
     citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [
       `Roll calls ${span}: ${r.total}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided; in the minority on ${r.in_minority}.`,
     ]);

@@ -127,16 +127,17 @@ export function understand(raw: string, today: string): Question {
   const dated = dateRange(rest, today);
   if (dated) rest = dated.rest;
   const lower = text.toLowerCase();
+  const asksOwn = ownPattern.test(lower);
   return {
     text,
     records,
     wards: [...wards],
     range: dated?.range ?? null,
-    intent: whoRepresents(intentOf(lower, records.length > 0, wards.size > 0), point !== null, ownPattern.test(lower)),
+    intent: whoRepresents(intentOf(lower, records.length > 0, wards.size > 0), point !== null, asksOwn),
     words: new Set(tokens(text)),
     terms: focusTerms(rest),
     ahead: /\b(next|upcoming|coming|future|scheduled)\b/.test(lower),
     point,
-    asksOwn: ownPattern.test(lower),
+    asksOwn,
   };
 }

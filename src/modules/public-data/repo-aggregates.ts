@@ -3,6 +3,7 @@
 // voting record and agreement between two people in a period, the extent of each source in the
 // database (what the record can and cannot tell), and committee chairs.
 import { sql } from 'kysely';
+import { recordColumns, type VotingRecordRow } from './repo-record.ts';
 import type { Db } from './repo-sql.ts';
 
 export interface Range {
@@ -176,26 +177,20 @@ export async function votingRecordIn(db: Db, personId: string, range: Range): Pr
   return rows[0]!;
 }
 
-export interface RankedVotingRecord extends VotingRecord {
+export interface RankedVotingRecord extends VotingRecordRow {
   person_id: string;
   name: string;
   ward: number | null;
-  in_minority: number;
 }
 
 /**
- * Every alderperson's roll calls in the range, counted as `votingRecordIn` counts one person's (and
- * the decided ones on which they were in the minority), for the people who cast any vote in it:
- * what "who missed the most votes in 2026" ranks. One grouped pass over the range's votes.
+ * Every alderperson's roll calls in the range, counted as their page counts them (repo-record.ts
+ * `recordColumns`), for the people who cast any vote in it: what "who missed the most votes in
+ * 2026" ranks. One grouped pass over the range's votes.
  */
 export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotingRecord[]> {
   const { rows } = await sql<RankedVotingRecord>`
-    select v.person_id, p.name, p.ward, count(*)::int as total,
-      count(*) filter (where v.value in ('Absent', 'Not Voting'))::int as absent,
-      count(*) filter (where v.value in ('Yea', 'Nay') and r.yea <> r.nay)::int as decided,
-      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea > r.nay) or (v.value = 'Nay' and r.nay > r.yea)))::int as with_majority,
-      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea < r.nay) or (v.value = 'Nay' and r.nay < r.yea)))::int as in_minority,
-      min(r.date)::text as first, max(r.date)::text as last
+    select v.person_id, p.name, p.ward, ${recordColumns}
     from votes v join roll_calls r on r.id = v.roll_call_id join people p on p.id = v.person_id
     where p.kind = 'alderperson' ${within('r.date', range)}
     group by v.person_id, p.name, p.ward, p.sort_name

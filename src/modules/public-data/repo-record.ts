@@ -25,8 +25,9 @@ const MISSED = sql`('Absent', 'Not Voting')`;
  * A person's record as aggregates over their votes `v` joined to the roll calls `r`. The majority
  * of a roll call is the side with more yeas or nays (its tallies as published); a tie has none, so
  * it is not "decided". Only a Yea or Nay on a decided roll call counts for or against the majority.
+ * The person's page and the answers' ranking of the council (repo-aggregates.ts) both count with it.
  */
-const recordColumns = sql`count(*)::int as total,
+export const recordColumns = sql`count(*)::int as total,
       count(*) filter (where v.value = 'Yea')::int as yea,
       count(*) filter (where v.value = 'Nay')::int as nay,
       count(*) filter (where v.value in ${MISSED})::int as absent,

@@ -267,9 +267,9 @@ export async function recentVotes(db: Db, personId: string, range: Range, limit:
 
 /**
  * Matters holding at least `k` of the words (the newest 300 such), with how many each holds, best
- * match first. `votedOnly`: those with a roll call
- * alone, the latest voted on first among equal matches: "the tax levy" someone asks a vote on is this
- * year's, not the one of many that repeats the words most.
+ * match first. `votedOnly`: those with a roll call alone, the latest voted on first among equal
+ * matches: "the tax levy" someone asks a vote on is this year's, not the one of many that repeats
+ * the words most.
  */
 export async function mattersMatching(db: Db, terms: readonly string[], k: number, range: Range, limit: number, votedOnly = false) {
   const w = words(terms);
