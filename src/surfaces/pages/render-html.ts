@@ -24,6 +24,12 @@ const plain = (t: Text): string => (typeof t === 'string' ? t : Array.isArray(t)
  */
 const dateAlone = (t: Text): boolean => /^\d{4}-\d{2}-\d{2}$/.test(plain(t));
 
+/** A matter's record number alone ("CL2024-0006937"): kept on one line wherever the screen has room (shell.ts). */
+const recordAlone = (t: Text): boolean => /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/.test(plain(t));
+
+/** The class a body cell takes by its content, when its column has none. */
+const cellClass = (t: Text) => (dateAlone(t) ? raw(' class="date"') : recordAlone(t) ? raw(' class="record"') : '');
+
 function field(f: FormField, form: string): Html {
   const id = `${form}-${f.name}`;
   if (f.options) {
@@ -54,7 +60,7 @@ function block(b: Block, depth: number): Html {
       const cls = (i: number) => (num.has(i) ? raw(' class="num"') : digest.has(i) ? raw(' class="digest"') : '');
       return html`<div class="scroll"><table><caption>${b.caption}</caption>
 <thead><tr>${b.head.map((h, i) => html`<th scope="col"${cls(i)}>${h}</th>`)}</tr></thead>
-<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${cls(i) || (dateAlone(c) ? raw(' class="date"') : '')}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
+<tbody>${b.rows.map((r) => html`<tr>${r.map((c, i) => html`<td${cls(i) || cellClass(c)}>${textHtml(c)}</td>`)}</tr>`)}</tbody></table></div>`;
     }
     case 'chart':
       return html`${barChart({ title: b.title, bars: [...b.bars] })}${block(

@@ -44,6 +44,7 @@ td.num,th.num{text-align:right}.with{color:#075e2b}.against{color:#8a1010}button
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{border-top:1px solid #ccc;margin-top:2rem;padding-top:.5rem;font-size:.9rem}figure{margin:1rem 0}svg{max-width:100%;height:auto}
 @media (max-width:30rem){table{font-size:.9rem}th,td{padding:.3rem .25rem}}
+@media (min-width:40rem){td.record{white-space:nowrap}}
 `;
 
 const siteNav: readonly [string, string][] = [

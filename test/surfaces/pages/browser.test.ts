@@ -113,3 +113,21 @@ test('on a phone (390 px) a page keeps to the screen and a date in a table stays
   await page.screenshot({ path: new URL('phone-matters.png', artifacts).pathname, fullPage: true });
   await page.close();
 });
+
+/** In the page: over how many lines each table cell holding a record number alone is laid out. */
+const recordProbe = `[...document.querySelectorAll('td')]
+  .filter((td) => /^[A-Za-z]{1,4}\\d{4}-\\d+$/.test(td.textContent ?? ''))
+  .map((td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return { text: td.textContent, lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+  })`;
+
+test('on a wide screen a record number in a table stays on one line', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${site.base}/matters`);
+  const cells = (await page.evaluate(recordProbe)) as { text: string; lines: number }[];
+  assert.ok(cells.length > 0, 'the legislation list shows record numbers');
+  for (const cell of cells) assert.equal(cell.lines, 1, `${cell.text} is broken over ${cell.lines} lines`);
+  await page.close();
+});
