@@ -16,6 +16,12 @@ export interface MailMessage {
   html?: string;
   /** Extra header fields (List-Unsubscribe); names and values must be single lines. */
   headers?: Record<string, string>;
+  /**
+   * The Message-ID field, `<left@right>` (RFC 5322 §3.6.4), when the sender gives the message one of
+   * its own: a message sent again after an unknown outcome carries the same one, so receiving
+   * systems and mail clients can tell it is the same message. Otherwise the transport makes one.
+   */
+  messageId?: string;
 }
 
 export interface OutboxEntry extends MailMessage {
@@ -63,6 +69,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'node
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
           ...(message.headers ? { headers: message.headers } : {}),
+          ...(message.messageId ? { messageId: message.messageId } : {}),
         });
         // The address and subject only: the body may hold a sign-in link.
         log.info({ to: to.address, subject: message.subject }, 'mail sent');

@@ -6,51 +6,19 @@
 // exactly once. Needs DATABASE_URL (CI runs the suite once with it).
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { operator } from '../../src/kernel/actor.ts';
 import { DEFAULT_REQUEST_DB_BUDGET_MS } from '../../src/kernel/db-budget.ts';
 import { freshDatabase, startTestContext, type TestContext } from '../helpers/context.ts';
 import { ready, startInstance } from '../helpers/deployment.ts';
 import { until } from '../helpers/service.ts';
+import { type TcpRelay, tcpRelay } from '../helpers/tcp-relay.ts';
 
 const skip = !process.env.DATABASE_URL && 'needs DATABASE_URL';
 
-/** A TCP relay to the database server that can be cut (drop everything, refuse new connections) and restored. */
-function relay(target: URL): { server: Server; port: Promise<number>; cut(): void; restore(): void } {
-  let down = false;
-  const open = new Set<Socket>();
-  const server = createServer((client) => {
-    if (down) return client.destroy();
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      open.add(s);
-      s.on('error', () => {});
-      s.on('close', () => {
-        open.delete(s);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const port = new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  return {
-    server,
-    port,
-    cut() {
-      down = true;
-      for (const s of open) s.destroy();
-    },
-    restore() {
-      down = false;
-    },
-  };
-}
-
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let t: TestContext;
-let link: ReturnType<typeof relay>;
+let link: TcpRelay;
 let service: ChildProcess;
 let base = '';
 let key = '';
@@ -60,13 +28,10 @@ before(async () => {
   db = await freshDatabase();
   t = await startTestContext({ databaseUrl: db.env.DATABASE_URL! });
   const direct = new URL(db.env.DATABASE_URL!);
-  link = relay(direct);
-  const viaRelay = new URL(direct);
-  viaRelay.hostname = '127.0.0.1';
-  viaRelay.port = String(await link.port);
+  link = tcpRelay(direct);
   // The service as the deployment tests start it (helpers/deployment.ts: a port the system picks
   // when it listens, read from its log), with the service's own database budget for a request.
-  const instance = await startInstance({ DATABASE_URL: viaRelay.href, REQUEST_DB_BUDGET_MS: String(DEFAULT_REQUEST_DB_BUDGET_MS) });
+  const instance = await startInstance({ DATABASE_URL: await link.via(direct.href), REQUEST_DB_BUDGET_MS: String(DEFAULT_REQUEST_DB_BUDGET_MS) });
   service = instance.process;
   base = instance.url;
   await until('the service is ready', async () => ((await ready(base)) === 200 ? true : undefined), 120);

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   to: string[];
   raw: string;
   subject: string;
+  /** The Message-ID field as sent (RFC 5322 §3.6.4), or ''. */
+  messageId: string;
   /** The text/plain body, transfer encoding undone. */
   text: string;
 }
@@ -31,7 +33,7 @@ function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-export function parseMail(raw: string): { subject: string; text: string } {
+export function parseMail(raw: string): { subject: string; messageId: string; text: string } {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split);
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
@@ -39,11 +41,14 @@ export function parseMail(raw: string): { subject: string; text: string } {
   let text = body;
   if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
   else if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  return { subject: header(head, 'Subject'), text: text.replace(/\r\n/g, '\n') };
+  return { subject: header(head, 'Subject'), messageId: header(head, 'Message-ID'), text: text.replace(/\r\n/g, '\n') };
 }
 
-/** `refuseFirst`: answer the first N messages 451 (a relay that is busy), to exercise retries. */
-export async function startSmtpReceiver(options: { refuseFirst?: number } = {}): Promise<SmtpReceiver> {
+/**
+ * `refuseFirst`: answer the first N messages 451 (a relay that is busy), to exercise retries.
+ * `onAccept`: called with each message kept, before the sender is told it was accepted.
+ */
+export async function startSmtpReceiver(options: { refuseFirst?: number; onAccept?: (mail: ReceivedMail) => void } = {}): Promise<SmtpReceiver> {
   const messages: ReceivedMail[] = [];
   let refused = 0;
   const server = new SMTPServer({
@@ -59,12 +64,14 @@ export async function startSmtpReceiver(options: { refuseFirst?: number } = {}):
           return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        messages.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           ...parseMail(raw),
-        });
+        };
+        messages.push(mail);
+        options.onAccept?.(mail);
         callback();
       });
     },

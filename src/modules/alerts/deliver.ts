@@ -13,7 +13,7 @@ import { defineJob, type JobKind, type Jobs, type RunningJob } from '../../kerne
 import type { Mailer } from '../../kernel/mail.ts';
 import type { FollowLookup } from '../team-data/index.ts';
 import type { Detector } from './detect.ts';
-import { composeAlertMail } from './mail-text.ts';
+import { alertMessageId, composeAlertMail } from './mail-text.ts';
 import * as repo from './repo.ts';
 import type { Frequency } from './tables.ts';
 import { unsubscribeToken } from './token.ts';
@@ -25,6 +25,8 @@ export const digestKind: JobKind<{ frequency: 'daily' | 'weekly' }> = defineJob(
 });
 
 const SWEEP_CRON = '*/10 * * * *';
+/** Waits between tries of recording a sent email (recordSent): about 30 s in all. */
+const SENT_RECORD_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000];
 
 export interface DeliveryDeps {
   db: repo.Db;
@@ -83,6 +85,7 @@ export function createDelivery(deps: DeliveryDeps) {
       manage: follow.teamId
         ? { kind: 'page', url: `${deps.baseUrl}/dashboard/${encodeURIComponent(follow.teamId)}/follows/${encodeURIComponent(follow.id)}` }
         : { kind: 'api', url: `${deps.baseUrl}/api/v2/me/follows/${encodeURIComponent(follow.id)}/alerts` },
+      messageId: alertMessageId(d.id, deps.baseUrl),
     });
     try {
       await deps.mailer.send(mail);
@@ -91,8 +94,26 @@ export function createDelivery(deps: DeliveryDeps) {
       await repo.recordAttempt(db, d.id, { status: last ? 'failed' : 'queued', error: (err as Error).message.slice(0, 500), at: clock.now() });
       throw err;
     }
-    await repo.recordAttempt(db, d.id, { status: 'sent', error: null, at: clock.now() });
+    await recordSent(d.id, clock.now());
     return { sent: d.items.length };
+  }
+
+  /**
+   * Records a delivery the relay accepted. Failing here would run the job again and send the email
+   * a second time, so a database that is briefly out (a restart, a failover) is waited for: the
+   * write is tried again for about half a minute. If it never lands, the job runs again and sends
+   * the same message, under the same Message-ID (at least once, never silently lost).
+   */
+  async function recordSent(id: string, at: Date): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await repo.recordAttempt(db, id, { status: 'sent', error: null, at });
+      } catch (err) {
+        if (attempt >= SENT_RECORD_WAITS_MS.length) throw err;
+        deps.log.warn({ err, deliveryId: id }, 'alerts: the email went out but recording it failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, SENT_RECORD_WAITS_MS[attempt]));
+      }
+    }
   }
 
   /** Turns a subscription's waiting items into one delivery; its id, or null when none waited. */

@@ -14,6 +14,17 @@ export interface AlertMail {
   unsubscribeUrl: string;
   /** Where the person changes this alert: the team follow's page, or the v2 route of a personal follow. */
   manage: { url: string; kind: 'page' | 'api' };
+  /** The delivery's own Message-ID (alertMessageId): every attempt at one delivery sends the same message. */
+  messageId: string;
+}
+
+/**
+ * The Message-ID of an alert delivery: `<alert.{delivery id}@{the service's host}>` (RFC 5322
+ * §3.6.4: unique to the message, the right side naming the host that made it). A delivery sent
+ * again because its outcome was lost carries the same one, so the receiving side can tell.
+ */
+export function alertMessageId(deliveryId: string, baseUrl: string): string {
+  return `<alert.${deliveryId}@${new URL(baseUrl).hostname}>`;
 }
 
 /** Keeps header and subject text on one line (no header injection through a label). */
@@ -38,6 +49,7 @@ export function composeAlertMail(m: AlertMail): MailMessage {
     to: m.to,
     subject,
     text,
+    messageId: m.messageId,
     headers: {
       'List-Unsubscribe': `<${m.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
