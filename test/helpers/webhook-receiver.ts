@@ -39,7 +39,8 @@ export function verifyByHand(secret: string, id: string, timestamp: string, body
   });
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** `onReceive`: called with each request kept, before it is answered. */
+export async function startWebhookReceiver(options: { onReceive?: (hook: ReceivedHook) => void } = {}): Promise<WebhookReceiver> {
   const received: ReceivedHook[] = [];
   const secrets = new Map<string, string>();
   const script = new Map<string, ({ status: number } | { redirect: string })[]>();
@@ -64,7 +65,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           verified = false;
         }
       }
-      received.push({ path, id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, verified });
+      const hook = { path, id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, verified };
+      received.push(hook);
+      options.onReceive?.(hook);
       const next = script.get(path)?.shift();
       if (next && 'redirect' in next) {
         res.writeHead(307, { location: next.redirect });

@@ -7,6 +7,7 @@
 //   - `alerts.digest` runs on the daily and weekly schedules (ALERT_DAILY_CRON, ALERT_WEEKLY_CRON) and turns each subscription's waiting
 //     items into one delivery (taking them deletes them, so two runs cannot both send them).
 import type { FastifyBaseLogger } from 'fastify';
+import { recordAfterEffect } from '../../kernel/after-effect.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Config } from '../../kernel/config.ts';
 import { defineJob, type JobKind, type Jobs, type RunningJob } from '../../kernel/jobs.ts';
@@ -25,8 +26,6 @@ export const digestKind: JobKind<{ frequency: 'daily' | 'weekly' }> = defineJob(
 });
 
 const SWEEP_CRON = '*/10 * * * *';
-/** Waits between tries of recording a sent email (recordSent): about 30 s in all. */
-const SENT_RECORD_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000];
 
 export interface DeliveryDeps {
   db: repo.Db;
@@ -94,26 +93,10 @@ export function createDelivery(deps: DeliveryDeps) {
       await repo.recordAttempt(db, d.id, { status: last ? 'failed' : 'queued', error: (err as Error).message.slice(0, 500), at: clock.now() });
       throw err;
     }
-    await recordSent(d.id, clock.now());
+    // Accepted by the relay: recorded even through a brief database outage, else it would go twice.
+    const sentAt = clock.now();
+    await recordAfterEffect(() => repo.recordAttempt(db, d.id, { status: 'sent', error: null, at: sentAt }), deps.log, { deliveryId: d.id });
     return { sent: d.items.length };
-  }
-
-  /**
-   * Records a delivery the relay accepted. Failing here would run the job again and send the email
-   * a second time, so a database that is briefly out (a restart, a failover) is waited for: the
-   * write is tried again for about half a minute. If it never lands, the job runs again and sends
-   * the same message, under the same Message-ID (at least once, never silently lost).
-   */
-  async function recordSent(id: string, at: Date): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await repo.recordAttempt(db, id, { status: 'sent', error: null, at });
-      } catch (err) {
-        if (attempt >= SENT_RECORD_WAITS_MS.length) throw err;
-        deps.log.warn({ err, deliveryId: id }, 'alerts: the email went out but recording it failed; trying again');
-        await new Promise((resolve) => setTimeout(resolve, SENT_RECORD_WAITS_MS[attempt]));
-      }
-    }
   }
 
   /** Turns a subscription's waiting items into one delivery; its id, or null when none waited. */

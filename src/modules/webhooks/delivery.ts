@@ -6,6 +6,7 @@
 // queue any pending delivery without a job: those filed inside a transaction, or while the queue
 // was down (the CLI files events without running it), so deliveries survive restarts.
 import { Webhook } from 'standardwebhooks';
+import { recordAfterEffect } from '../../kernel/after-effect.ts';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import { defineJob, type Jobs, type RunningJob } from '../../kernel/jobs.ts';
 import { SafeFetchError, safeFetch } from '../../kernel/safe-fetch.ts';
@@ -75,7 +76,9 @@ export function createDelivery(deps: Pick<ModuleDeps, 'db' | 'clock' | 'config' 
       error = err instanceof SafeFetchError ? `${err.code}: ${err.message}` : `The request failed: ${err instanceof Error ? err.message : String(err)}`;
     }
     const finished = error === null ? 'delivered' : number >= maxAttempts ? 'failed' : null;
-    await repo.recordAttempt(db, { delivery_id: delivery.id, attempt: number, at, status_code: statusCode, error }, finished);
+    // An acknowledged event is recorded even through a brief database outage (it would go again).
+    const record = () => repo.recordAttempt(db, { delivery_id: delivery.id, attempt: number, at, status_code: statusCode, error }, finished);
+    await (error === null ? recordAfterEffect(record, log, { deliveryId: delivery.id }) : record());
     // Throwing hands the job back to pg-boss, which retries it after the backoff delay.
     if (error !== null) throw new Error(`Attempt ${number} of ${maxAttempts}: ${error}`);
     return { delivered: true, attempt: number, status: statusCode };

@@ -130,11 +130,6 @@ export function createWebhooksService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
       if (!(await repo.deleteEndpoint(db, by.account.id, id))) throw new AppError('not_found', 'No such webhook endpoint.');
     },
 
-    /**
-     * Delivers `event` to every endpoint of the account, once per endpoint however often it is
-     * published. `within`: a transaction the event belongs to — the deliveries commit with it, and
-     * the queue picks them up on its next sweep (a job cannot be sent from inside it).
-     */
     /** How the account's deliveries of these events stand: event id → the status of each endpoint's delivery. */
     async eventStatuses(accountId: string, eventIds: readonly string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
@@ -142,6 +137,11 @@ export function createWebhooksService(deps: Pick<ModuleDeps, 'db' | 'clock' | 'c
       return out;
     },
 
+    /**
+     * Delivers `event` to every endpoint of the account, once per endpoint however often it is
+     * published. `within`: a transaction the event belongs to — the deliveries commit with it, and
+     * the queue picks them up on its next sweep (a job cannot be sent from inside it).
+     */
     async publish(accountId: string, event: WebhookEvent, options: { within?: Kysely<DB> } = {}): Promise<void> {
       if (!EVENT_ID.test(event.id)) throw new AppError('invalid_request', 'An event id is 1-200 letters, digits, or _ . : -.');
       if (!EVENT_TYPE.test(event.type)) throw new AppError('invalid_request', 'An event type is dotted lower-case words, like credential.issued.');
