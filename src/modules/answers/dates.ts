@@ -109,7 +109,11 @@ export function dateRange(text: string, today: string): { range: DayRange; rest:
       },
     ],
     [
-      new RegExp(`\\b(in|during|of|for|since|before|after|from)?\\s*(${YEAR})\\b`),
+      // A year naming a budget or a levy ("the 2026 budget", "Fiscal Year 2026 levy") is part of
+      // its name, not a date: that budget was passed in the year before.
+      new RegExp(
+        `\\b(?:(in|during|of|for|since|before|after|from)\\s+)?(?<!\\byear\\s)(${YEAR})\\b(?!\\s+(?:budgets?|levy|levies|appropriations?|tax|capital|bonds?)\\b)`,
+      ),
       (m) => {
         const y = Number(m[2]);
         if (m[1] === 'since' || m[1] === 'from') return labelled(`${y}-01-01`, undefined, `since ${y}`);

@@ -27,6 +27,11 @@ const byIntent: Record<Intent, Composer | null> = {
 
 /** The answer's sentences; the records they rest on are collected in `kit.sources`. */
 export async function composeExtractive(kit: Kit): Promise<string[]> {
+  const sentences = await composed(kit);
+  return sentences.length ? [...kit.notes, ...sentences] : sentences;
+}
+
+async function composed(kit: Kit): Promise<string[]> {
   const own = await byIntent[kit.q.intent]?.(kit);
   if (own?.length) return own;
   const named = [

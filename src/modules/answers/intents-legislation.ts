@@ -104,7 +104,11 @@ async function votesOfPeople(kit: Kit, matters: MatterDetailOut[], people: Kit['
   return out;
 }
 
+/** "Who voted yes on…?", "who supported…?": the Yea side is listed; otherwise the Nay side. */
+const asksYeas = /\b(yes|yea|yeas|aye|ayes|in favou?r|supported|support)\b/i;
+
 async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string[]> {
+  const side = asksYeas.test(kit.q.text) ? 'Yea' : 'Nay';
   const out: string[] = [];
   for (const m of matters) {
     citeMatter(kit, m);
@@ -115,13 +119,16 @@ async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string
     for (const summary of m.rollCalls.slice(-3)) {
       const rc = await kit.retrieval.rollCall(summary.id);
       if (!rc) continue;
-      const nays = rc.votes.filter((v) => v.value === 'Nay').map((v) => `${v.name}${v.ward ? ` (Ward ${v.ward})` : ''}`);
-      const naysFact = nays.length ? `Voting Nay: ${nays.join(', ')}.` : 'No one voted Nay.';
-      citeRollCall(kit, rc, m.recordNumber, [naysFact]);
+      const voters = rc.votes.filter((v) => v.value === side).map((v) => `${v.name}${v.ward ? ` (Ward ${v.ward})` : ''}`);
+      citeRollCall(kit, rc, m.recordNumber, [voters.length ? `Voting ${side}: ${voters.join(', ')}.` : `No one voted ${side}.`]);
       const body = bodyName(kit, rc.bodyId) ?? 'the body';
       out.push(
         `On ${rc.date} ${body === 'the body' ? body : `the ${body}`} voted on ${m.recordNumber} (${quote(m.title)}): it ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}. ${
-          nays.length === 0 ? 'No one voted Nay.' : nays.length <= 25 ? `Voting Nay: ${joinList(nays)}.` : `${nays.length} voted Nay.`
+          voters.length === 0
+            ? `No one voted ${side}.`
+            : side === 'Yea' || voters.length <= 25
+              ? `Voting ${side}: ${joinList(voters)}.`
+              : `${voters.length} voted ${side}.`
         }`,
       );
     }
@@ -190,7 +197,9 @@ export const sponsor: Composer = async (kit) => {
 /** Where matters stand: those named by record number, else the one the question's words describe. */
 export const matter: Composer = async (kit) => {
   const out = kit.named.unknownRecords.map((r) => `The record holds no matter numbered ${r}.`);
-  const matters = kit.named.unknownRecords.length ? kit.named.matters : await mattersFor(kit);
+  // "Did the council pass the 2026 budget?": a matter voted on first, as for a vote.
+  const voted = /\b(pass\w*|approv\w*|adopt\w*|fail\w*|reject\w*|defeat\w*|vot\w+)\b/i.test(kit.q.text);
+  const matters = kit.named.unknownRecords.length ? kit.named.matters : await mattersFor(kit, { voted });
   for (const m of matters) {
     citeMatter(kit, m);
     const last = m.actions.at(-1);

@@ -2,9 +2,9 @@
 // the records collected so far; and the citing of each kind of record with its facts.
 import type { BodyRef, MatterDetailOut, NamedPerson, Retrieval, RollCallOut } from '../public-data/index.ts';
 import type { Question } from './question.ts';
-import { article, outcome, personLabel, personType, type Sources } from './records.ts';
+import { article, joinList, outcome, personLabel, personType, type Sources } from './records.ts';
 import type { Named } from './resolve.ts';
-import { nameParts, sameGivenName, tokens } from './text.ts';
+import { nameParts, sameGivenName, searchedAs, tokens } from './text.ts';
 
 export interface Kit {
   q: Question;
@@ -13,6 +13,8 @@ export interface Kit {
   sources: Sources;
   /** Today in Chicago (YYYY-MM-DD). */
   today: string;
+  /** What the answer must say before its sentences (how the record was read: a word left out). */
+  notes: string[];
 }
 
 /** Sentences of an answer, or null when the intent finds nothing to build one from. */
@@ -37,8 +39,38 @@ export function wordsNeeded(n: number): number {
 /** The matters the question names by number, else the best match of its words (voted on, if asked). */
 export async function mattersFor(kit: Kit, options: { voted?: boolean } = {}): Promise<MatterDetailOut[]> {
   if (kit.named.matters.length) return kit.named.matters;
-  const terms = topicTerms(kit);
+  const terms = searchedAs(topicTerms(kit));
   if (terms.length === 0) return [];
+  const found = await bestMatter(kit, terms, options);
+  if (found || terms.length < 2) return found ? [found] : [];
+  // No matter holds enough of the words. When each of them is in the record, its commonest words
+  // are the least telling ("the ban on fur sales": "fur" is in one title, which says neither "ban"
+  // nor "sales"): they are left out, commonest first, until a matter matches the rest, and the
+  // answer says which were left out. A word no matter holds ("the unicorn ban") means the record
+  // lacks the subject: nothing.
+  const counts = await kit.retrieval.matterWordCounts(terms);
+  if (terms.some((t) => !counts.get(t))) return [];
+  const byCount = [...terms].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
+  for (let left = 1; left < terms.length; left++) {
+    const out = byCount.slice(0, left);
+    const closest = await bestMatter(
+      kit,
+      terms.filter((t) => !out.includes(t)),
+      options,
+    );
+    if (!closest) continue;
+    const words = out.map((t) => {
+      const [word, other] = t.split('|');
+      return other ? `“${word}” (or “${other}”)` : `“${word}”`;
+    });
+    kit.notes.push(`No matter's title holds enough of the question's words; the closest leaves out ${joinList(words)}.`);
+    return [closest];
+  }
+  return [];
+}
+
+/** The best match of the words among the matters (voted on first, if asked), with its detail. */
+async function bestMatter(kit: Kit, terms: readonly string[], options: { voted?: boolean }): Promise<MatterDetailOut | null> {
   const needed = wordsNeeded(terms.length);
   const matching = async (range: Kit['q']['range'], votedOnly: boolean) =>
     (await kit.retrieval.mattersMatching(terms, needed, range ?? {}, 20, votedOnly)).filter((m) => m.matched >= needed);
@@ -57,9 +89,7 @@ export async function mattersFor(kit: Kit, options: { voted?: boolean } = {}): P
     if (hits.length) break;
   }
   const best = (options.voted ? hits.filter((m) => m.voted) : hits)[0] ?? hits[0];
-  if (!best) return [];
-  const detail = await kit.retrieval.matter(best.record_number);
-  return detail ? [detail] : [];
+  return best ? kit.retrieval.matter(best.record_number) : null;
 }
 
 const quote = (title: string, max = 120) => `“${title.length > max ? `${title.slice(0, max - 1).trimEnd()}…` : title}”`;

@@ -3,6 +3,7 @@
 // wordsNeeded) to count as relevant; with none, the answer says nothing relevant was found.
 import type { PassageRow } from '../public-data/index.ts';
 import { citeMatter, type Composer, type Kit, quote, topicTerms, wordsNeeded } from './kit.ts';
+import { searchedAs } from './text.ts';
 
 const MAX_PASSAGES = 5;
 
@@ -44,7 +45,7 @@ function describe(kit: Kit, p: PassageRow): string {
 }
 
 export const passages: Composer = async (kit) => {
-  const terms = topicTerms(kit);
+  const terms = searchedAs(topicTerms(kit));
   if (terms.length === 0) return null;
   const needed = wordsNeeded(terms.length);
   const rows = (await kit.retrieval.passages(terms, needed, kit.q.range ?? {}, 3)).filter((p) => p.matched >= needed).slice(0, MAX_PASSAGES);

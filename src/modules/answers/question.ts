@@ -37,6 +37,8 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   const has = (re: RegExp) => re.test(q);
   // Who chairs (or vice-chairs) a committee (and, below, which committees a person sits on).
   if (has(/\bchair(s|ed|man|woman|person|persons|ing)?\b/) && !hasRecord) return 'chair';
+  // "Which committee handles zoning?": the committee named by its subject, with who chairs it.
+  if (has(/\b(which|what) committees?\b/) && has(/\b(handles?|deals? with|responsible|oversees?|in charge|covers?)\b/) && !hasRecord) return 'chair';
   if (
     has(/\blobb(y|ies|ied|ying|yist|yists)\b/) &&
     has(/\b(contact\w*|met|meet\w*|lobbied|lobbies|report\w*|sought|talk\w*|spoke|reach\w*|who|which|how much|paid|pay|compensat\w*|clients?|most|gifts?)\b/)

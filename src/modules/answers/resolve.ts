@@ -47,8 +47,8 @@ export function pickPeople(candidates: readonly NamedPerson[], words: ReadonlySe
 const bodyFiller = new Set(['committee', 'committees', 'on', 'and', 'the', 'of', 'joint', 'city']);
 
 /**
- * Bodies the question names: a committee by the words of its name ("Finance", "zoning
- * committee"), the council by "council" (unless a committee is named); an active body before a
+ * Bodies the question names: a committee by the words of its name ("Finance"), or by part of them
+ * beside "committee" ("zoning committee"), the council by "council" (unless a committee is named); an active body before a
  * past one of the committee history.
  */
 export function pickBodies(bodies: readonly BodyRef[], q: Question): BodyRef[] {
@@ -61,7 +61,9 @@ export function pickBodies(bodies: readonly BodyRef[], q: Question): BodyRef[] {
       const headNamed = own.length > 0 && words.has(own[0]!) && (words.has('committee') || own.length === 1);
       return { b, score: own.length ? hits / own.length : 0, headNamed };
     })
-    .filter((s) => s.score >= 0.5 || s.headNamed)
+    // Part of a name names the body only beside "committee" ("the police committee"): "the police
+    // contract" is not about the Committee on Police and Fire.
+    .filter((s) => s.score === 1 || ((s.score >= 0.5 || s.headNamed) && (words.has('committee') || words.has('committees'))))
     .sort((a, b) => b.score - a.score);
   // Today's committee before one of the committee history that only shares words with it
   // ("zoning committee": the Committee on Zoning, Landmarks and Building Standards, not the

@@ -28,7 +28,7 @@ export function createAnswersService(deps: ModuleDeps, others: { retrieval: Retr
       if (q.words.size === 0) throw new AppError('invalid_request', 'The question has no words: ask about the council in plain words.');
       const named = await resolve(q, others.retrieval);
       const sources = new Sources(deps.config.baseUrl);
-      const sentences = await composeExtractive({ q, named, retrieval: others.retrieval, sources, today });
+      const sentences = await composeExtractive({ q, named, retrieval: others.retrieval, sources, today, notes: [] });
       const records = sources.all();
       // Nothing retrieved: there is nothing a model could write from, so the service says so itself
       // (naming what it looked for and did not find, such as an unknown record number).

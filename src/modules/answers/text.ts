@@ -28,9 +28,48 @@ const stop = new Set(
     'favour deal plan proposal measure ordinance ordinances resolution resolutions legislation bill bills item items thing things ' +
     'anything something everything mention mentions mentioned regarding concerning related relating information info detail details ' +
     'say says said going happening get gets got decide decided decision outcome tally margin close final unanimous unanimously ' +
-    'dissent dissented opposed anyone anybody fail failed fails defeated rejected approve approves approval'
+    'dissent dissented opposed anyone anybody fail failed fails defeated rejected approve approves approval handle handles ' +
+    'handled handling responsible oversee oversees overseeing yes yea yeas nay nays aye ayes'
   ).split(' '),
 );
+
+// Words people use for what the record's titles say otherwise ("the fur ban" is an ordinance on
+// the "trade in fur products"; "the police contract" a "collective bargaining agreement"): a
+// question's word of a group is searched as the group, any of its words counting as that one
+// word. The stemmer takes care of inflections (prohibit, prohibits, prohibition).
+const synonymGroups: readonly (readonly string[])[] = [
+  ['ban', 'prohibit'],
+  ['contract', 'agreement'],
+  ['lawsuit', 'settlement'],
+  ['budget', 'appropriation'],
+  ['union', 'bargaining'],
+  ['salary', 'wage'],
+  ['gun', 'firearm', 'gunshot'],
+  ['shotspotter', 'gunshot'],
+  ['bike', 'bicycle'],
+  ['car', 'vehicle'],
+  ['marijuana', 'cannabis'],
+  ['liquor', 'alcohol'],
+  ['homeless', 'unhoused', 'homelessness'],
+  ['migrant', 'immigrant', 'newcomer', 'asylum'],
+  ['casino', 'gaming'],
+  ['tif', 'increment'],
+  ['rent', 'rental'],
+];
+/** Words people use for the police, in a question: searched as the record's own word. */
+const ownWords: Record<string, string> = { cop: 'police', cops: 'police', cpd: 'police' };
+
+/**
+ * A question's search words as a full-text search reads them: a word of a synonym group as the
+ * group (`ban|prohibit`), counted as one word (public-data's retrieval reads `|` as "any of").
+ */
+export function searchedAs(terms: readonly string[]): string[] {
+  return terms.map((t) => {
+    const word = ownWords[t] ?? t;
+    const group = synonymGroups.find((g) => g.includes(word));
+    return group ? [word, ...group.filter((w) => w !== word)].join('|') : word;
+  });
+}
 
 const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 

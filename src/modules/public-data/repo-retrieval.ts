@@ -12,6 +12,17 @@ export function words(terms: readonly string[], max = 12): string[] {
   return [...new Set(terms.filter((t) => /^[a-z0-9]{1,40}$/.test(t)))].slice(0, max);
 }
 
+/** A word of a topical search, or a group of words that mean the same there (`ban|prohibit`), counted as one word. */
+const topicWord = /^[a-z0-9]{1,40}(\|[a-z0-9]{1,40}){0,7}$/;
+
+/** The words of a topical search (mattersMatching, passages, wordCounts): plain words and synonym groups. */
+function topicWords(terms: readonly string[], max = 12): string[] {
+  return [...new Set(terms.filter((t) => topicWord.test(t)))].slice(0, max);
+}
+
+/** One word of a tsquery: a group as the choice of its words. */
+const asQueryWord = (w: string) => (w.includes('|') ? `(${w.split('|').join(' | ')})` : w);
+
 /** A name can come late in a long question: names are looked for among this many of its words. */
 const NAME_WORDS = 80;
 
@@ -25,7 +36,7 @@ function atLeast(terms: readonly string[], k: number): RawBuilder<unknown> {
   const need = Math.max(1, Math.min(k, w.length));
   const groups: string[] = [];
   const pick = (start: number, chosen: string[]) => {
-    if (chosen.length === need) groups.push(`(${chosen.join(' & ')})`);
+    if (chosen.length === need) groups.push(`(${chosen.map(asQueryWord).join(' & ')})`);
     else for (let i = start; i <= w.length - (need - chosen.length); i++) pick(i + 1, [...chosen, w[i]!]);
   };
   pick(0, []);
@@ -36,7 +47,7 @@ function atLeast(terms: readonly string[], k: number): RawBuilder<unknown> {
 /** How many of the words a row's search vector holds: the passage's coverage of the question. */
 function matched(searchRef: string, terms: readonly string[]): RawBuilder<number> {
   return sql<number>`(select count(*)::int from unnest(${[...terms]}::text[]) as question_word(w)
-    where ${sql.ref(searchRef)} @@ (plainto_tsquery('english', w) || plainto_tsquery('simple', w)))`;
+    where ${sql.ref(searchRef)} @@ (to_tsquery('english', w) || to_tsquery('simple', w)))`;
 }
 
 /** Public people whose names hold any of the words; alderpersons first, then the best matches. */
@@ -272,7 +283,7 @@ export async function recentVotes(db: Db, personId: string, range: Range, limit:
  * the words most.
  */
 export async function mattersMatching(db: Db, terms: readonly string[], k: number, range: Range, limit: number, votedOnly = false) {
-  const w = words(terms);
+  const w = topicWords(terms);
   if (w.length === 0) return [];
   const { rows } = await sql<{
     id: string;
@@ -297,6 +308,17 @@ export async function mattersMatching(db: Db, terms: readonly string[], k: numbe
   return rows;
 }
 
+/** How many matters hold each word (or group): a word none holds is a subject the record lacks. */
+export async function matterWordCounts(db: Db, terms: readonly string[]): Promise<Map<string, number>> {
+  const w = topicWords(terms);
+  if (w.length === 0) return new Map();
+  const { rows } = await sql<{ w: string; n: number }>`
+    select question_word.w, (select count(*)::int from matters m
+      where m.search @@ (to_tsquery('english', question_word.w) || to_tsquery('simple', question_word.w))) as n
+    from unnest(${w}::text[]) as question_word(w)`.execute(db);
+  return new Map(rows.map((r) => [r.w, r.n]));
+}
+
 export interface PassageRow {
   type: 'matter' | 'meeting' | 'agenda_item' | 'testimony' | 'person' | 'body' | 'committee' | 'lobbying_client' | 'lobbying_employer';
   id: string;
@@ -313,7 +335,7 @@ export interface PassageRow {
 
 /** Ranked passages of every kind of record holding at least `k` of the words (at most `each` per kind). */
 export async function passages(db: Db, terms: readonly string[], k: number, range: Range, each: number): Promise<PassageRow[]> {
-  const w = words(terms);
+  const w = topicWords(terms);
   if (w.length === 0) return [];
   const q = atLeast(w, k);
   const day = "(g.start_time at time zone 'America/Chicago')::date";

@@ -74,6 +74,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     /** Matters holding at least `k` of these lower-case words, most words first. */
     mattersMatching: (terms: readonly string[], k: number, range: DayRange, limit: number, votedOnly = false) =>
       r.mattersMatching(db, terms, k, range, limit, votedOnly),
+    /** How many matters hold each of these words (or `a|b` groups). */
+    matterWordCounts: (terms: readonly string[]) => r.matterWordCounts(db, terms),
     votesOn: (matterIds: readonly string[], personIds: readonly string[]) => r.votesOn(db, matterIds, personIds),
     recentVotes: (personId: string, range: DayRange, limit: number) => r.recentVotes(db, personId, range, limit),
     /** The body's latest day of business (or, unless `businessOnly`, of a held meeting) on or before `day`. */

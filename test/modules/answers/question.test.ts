@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chicagoDay, dateRange } from '../../../src/modules/answers/dates.ts';
 import { understand } from '../../../src/modules/answers/question.ts';
-import { pickPeople } from '../../../src/modules/answers/resolve.ts';
-import { tokens } from '../../../src/modules/answers/text.ts';
+import { pickBodies, pickPeople } from '../../../src/modules/answers/resolve.ts';
+import { searchedAs, tokens } from '../../../src/modules/answers/text.ts';
 
 const today = '2026-11-20';
 
@@ -31,6 +31,9 @@ test('date phrases become ranges of days', () => {
     ['between 2018 and 2020', { from: '2018-01-01', to: '2020-12-31', label: 'from 2018 to 2020' }],
     ['may I ask about parking', null],
     ['on 2026-02-30', null],
+    // A year naming a budget or a levy is part of its name: that budget passed the year before.
+    ['did the council pass the 2026 budget', null],
+    ['who voted against the fiscal year 2026 levy', null],
   ];
   for (const [text, want] of cases) assert.deepEqual(dateRange(text, today)?.range ?? null, want, text);
 });
@@ -85,6 +88,25 @@ test('search terms leave out function words, council vocabulary, dates and recor
   assert.deepEqual(understand('What did the council pass about speed humps in 2019 (O2019-0001234)?', today).terms, ['speed', 'humps']);
   // Control characters, a NUL among them, are not part of a question.
   assert.deepEqual(understand('parking\u0000 meters', today).terms, ['parking', 'meters']);
+});
+
+test('words people use for what titles say otherwise are searched as groups, each counted as one word', () => {
+  assert.deepEqual(searchedAs(understand('Was the fur ban rejected?', today).terms), ['fur', 'ban|prohibit']);
+  assert.deepEqual(searchedAs(understand('Did the council approve the cop contract?', today).terms), ['police', 'contract|agreement']);
+  assert.deepEqual(searchedAs(['speed', 'humps']), ['speed', 'humps']);
+  // Vote values are not subjects: "who voted yes on the ShotSpotter ordinance" searches ShotSpotter alone.
+  assert.deepEqual(searchedAs(understand('Who voted yes on the ShotSpotter ordinance?', today).terms), ['shotspotter|gunshot']);
+});
+
+test('a committee is named by part of its name only beside "committee"', () => {
+  const bodies = [
+    { id: 'police', name: 'Committee on Police and Fire', abbreviation: null, kind: 'committee' as const, active: true },
+    { id: 'finance', name: 'Committee on Finance', abbreviation: null, kind: 'committee' as const, active: true },
+  ];
+  const named = (question: string) => pickBodies(bodies, understand(question, today)).map((b) => b.id);
+  assert.deepEqual(named('What did the police committee do?'), ['police']);
+  assert.deepEqual(named('What was the vote on the Chicago Police contract?'), []);
+  assert.deepEqual(named('Who chairs Finance?'), ['finance']);
 });
 
 const person = (id: string, name: string, kind = 'alderperson', ward: number | null = 1) => ({ id, name, kind, ward, current: true });
