@@ -158,10 +158,15 @@ async function latestVotes(kit: Kit): Promise<string[]> {
   return out;
 }
 
+/** A record whose source gave no sponsors cannot tell that someone sponsored nothing: it says so. */
+const NO_SPONSORS = 'The record lists no sponsors for any matter (its source gave none)';
+const sponsorsKept = async (kit: Kit) => (await kit.retrieval.extents()).sponsorships.count > 0;
+
 /** Who sponsored a matter, or what a named person sponsored. */
 export const sponsor: Composer = async (kit) => {
   const matters = await mattersFor(kit);
   if (matters.length) {
+    const kept = await sponsorsKept(kit);
     return matters.map((m) => {
       for (const s of m.sponsors)
         if (s.personId) kit.sources.add('person', s.personId, s.name, [`Listed as ${s.role.replace('_', ' ')} of ${m.recordNumber}.`]);
@@ -172,11 +177,18 @@ export const sponsor: Composer = async (kit) => {
         m,
         m.sponsors.length ? [`Sponsors: ${m.sponsors.map((s) => `${s.name} (${s.role.replace('_', ' ')})`).join(', ')}.`] : ['No sponsors are listed.'],
       );
-      if (m.sponsors.length === 0) return `The record lists no sponsors for ${m.recordNumber} (${quote(m.title)}).`;
+      if (m.sponsors.length === 0)
+        return kept
+          ? `The record lists no sponsors for ${m.recordNumber} (${quote(m.title)}).`
+          : `${NO_SPONSORS}, ${m.recordNumber} (${quote(m.title)}) among them.`;
       return `${m.recordNumber} (${quote(m.title)}) was sponsored by ${joinList(lead.length ? lead : co)}${lead.length && co.length ? `, with ${co.length} co-sponsor${co.length === 1 ? '' : 's'}: ${joinList(co)}` : ''}.`;
     });
   }
   if (kit.named.people.length === 0) return /\b(most|top|fewest|least|rank\w*)\b/.test(kit.q.text.toLowerCase()) ? sponsorRanking(kit) : null;
+  if (!(await sponsorsKept(kit))) {
+    for (const p of kit.named.people.slice(0, 3)) citePerson(kit, p);
+    return [`${NO_SPONSORS}, so it cannot tell what ${joinList(kit.named.people.slice(0, 3).map(personLabel))} sponsored.`];
+  }
   const out: string[] = [];
   for (const p of kit.named.people.slice(0, 3)) {
     citePerson(kit, p);
@@ -236,7 +248,7 @@ async function sponsorRanking(kit: Kit): Promise<string[]> {
   const rows = await kit.retrieval.sponsorRanking(kit.q.range ?? {}, kinds, 5);
   const what = kinds.length ? joinList(kinds.map(plural)) : 'matters';
   const period = kit.q.range ? ` introduced ${kit.q.range.label}` : '';
-  if (rows.length === 0) return [`The record lists no alderperson as a sponsor of ${what}${period}.`];
+  if (rows.length === 0) return [(await sponsorsKept(kit)) ? `The record lists no alderperson as a sponsor of ${what}${period}.` : `${NO_SPONSORS}.`];
   for (const r of rows)
     citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [
       `Sponsor of ${r.sponsored} ${what}${period} (lead sponsor of ${r.lead}).`,

@@ -8,6 +8,9 @@ import { peopleMeant } from './intents-people.ts';
 import { joinList, personLabel } from './records.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
+const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+/** A question about how often someone voted one way ("voted no", "nays", "voted yes"). */
+const asksSides = /\b(no|nay|nays|against|yes|yea|yeas|aye|ayes|in favou?r)\b/i;
 const percent = (n: number, of: number) => `${Math.round((100 * n) / of)}%`;
 
 /** How often people vote with the majority and attend; how often two vote alike. */
@@ -36,8 +39,16 @@ export const votingRecord: Composer = async (kit) => {
     const attendance = r.absent
       ? `was absent or did not vote on ${r.absent} of ${r.total} roll calls (voting on ${r.total - r.absent} of ${r.total})`
       : `voted on all ${r.total} roll calls (${r.total} of ${r.total})`;
-    citePerson(kit, p, [`Roll calls ${span}: ${r.total}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided.`]);
-    out.push(`${personLabel(p)} ${majority} and ${attendance}, in the ${r.total} roll calls the record holds${within(kit)} (${span}).`);
+    citePerson(kit, p, [
+      `Roll calls ${span}: ${r.total}; Yea ${r.yea}, Nay ${r.nay}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided.`,
+    ]);
+    const held = `in the ${r.total} roll calls the record holds${within(kit)} (${span})`;
+    // "How many times has Hopkins voted no this year?": the count asked for first.
+    out.push(
+      asksSides.test(kit.q.text)
+        ? `${personLabel(p)} voted Nay ${times(r.nay)} and Yea ${times(r.yea)} ${held}; they ${majority} and ${attendance}.`
+        : `${personLabel(p)} ${majority} and ${attendance}, ${held}.`,
+    );
   }
   return out;
 };
@@ -59,12 +70,13 @@ async function alike(kit: Kit, p: Kit['named']['people'][number]): Promise<strin
 }
 
 /** What a question about the whole council ranks alderpersons by. */
-type Measure = 'missed' | 'attended' | 'minority' | 'majority' | 'majorityLeast';
+type Measure = 'missed' | 'attended' | 'minority' | 'majority' | 'majorityLeast' | 'nay';
 
 function measureOf(text: string): Measure | null {
   const t = text.toLowerCase();
   const least = /\b(least|fewest|lowest|worst|rarely|seldom|less)\b/.test(t);
   if (/\b(minority|dissent\w*|outvoted|lone|losing side)\b/.test(t)) return 'minority';
+  if (/\b(voted? (no|nay|against)|nays|no votes)\b/.test(t)) return 'nay';
   if (/\b(majority|winning side)\b/.test(t)) return least ? 'majorityLeast' : 'majority';
   if (/\b(miss(ed|es|ing)?|absen\w*|skip\w*)\b/.test(t)) return /\b(least|fewest|never|no|none)\b/.test(t) ? 'attended' : 'missed';
   if (/\battend\w*/.test(t)) return /\b(worst|lowest|least|poor\w*|bad\w*)\b/.test(t) ? 'missed' : 'attended';
@@ -93,6 +105,7 @@ async function ranking(kit: Kit): Promise<string[] | null> {
     missed: (a, b) => b.absent - a.absent || share(b.absent, b.total) - share(a.absent, a.total),
     attended: (a, b) => share(a.absent, a.total) - share(b.absent, b.total) || b.total - a.total,
     minority: (a, b) => b.in_minority - a.in_minority,
+    nay: (a, b) => b.nay - a.nay,
     majority: (a, b) => share(b.with_majority, b.decided) - share(a.with_majority, a.decided) || b.decided - a.decided,
     majorityLeast: (a, b) => share(a.with_majority, a.decided) - share(b.with_majority, b.decided) || b.decided - a.decided,
   };
@@ -100,7 +113,7 @@ async function ranking(kit: Kit): Promise<string[] | null> {
   const who = (r: Row) => personLabel({ name: r.name, kind: 'alderperson', ward: r.ward });
   const cite = (r: Row) =>
     citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [
-      `Roll calls ${span}: ${r.total}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided; in the minority on ${r.in_minority}.`,
+      `Roll calls ${span}: ${r.total}; Yea ${r.yea}, Nay ${r.nay}; absent or not voting: ${r.absent}; with the majority on ${r.with_majority} of ${r.decided} decided; in the minority on ${r.in_minority}.`,
     ]);
   /** "A: …; B: …; and C: …" (each entry holds commas of its own). */
   const entries = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}`);
@@ -127,6 +140,12 @@ async function ranking(kit: Kit): Promise<string[] | null> {
     return [
       `Best attendance ${among}: ${entries(best.map((r) => `${who(r)}, voting on ${r.total - r.absent} of ${r.total} (${percent(r.total - r.absent, r.total)})`))}.`,
     ];
+  }
+  if (measure === 'nay') {
+    const nays = ranked.filter((r) => r.nay > 0).slice(0, RANKED);
+    if (nays.length === 0) return [`No alderperson voted Nay ${among.replace(/^among /, 'of ')}.`];
+    for (const r of nays) cite(r);
+    return [`Most Nay votes ${among}: ${entries(nays.map((r) => `${who(r)}, Nay on ${r.nay} of ${r.total} roll calls (Yea on ${r.yea})`))}.`];
   }
   const top = ranked.filter((r) => r.decided > 0).slice(0, RANKED);
   if (top.length === 0) return [`No alderperson cast a Yea or Nay on a decided roll call${within(kit)}.`];

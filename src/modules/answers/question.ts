@@ -53,11 +53,13 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   )
     return 'money';
   if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
+  // "Who voted no the most in 2026?": the alderpersons ranked by their Nay votes.
+  if (!hasRecord && has(/\b(most|fewest|least)\b/) && has(/\b(voted? (no|nay|against)|nays|no votes)\b/)) return 'record';
   // How someone votes over many roll calls: with the majority, attendance, agreement with another.
   if (
     !hasRecord &&
     has(
-      /\b(how often|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record|most like|votes? like|vote similarly|most similar\w*|(?<=\w'?s'? )record)\b/,
+      /\b(how often|how many times|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record|most like|votes? like|vote similarly|most similar\w*|(?<=\w'?s'? )record)\b/,
     )
   )
     return 'record';

@@ -23,14 +23,22 @@ export interface Extent {
 }
 
 /** The first and last day, and how many records, of each dated source. */
-export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls', Extent>> {
+export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls' | 'sponsorships', Extent>> {
   const { rows } = await sql<{ source: string } & Extent>`
     select 'receipts' as source, min(received_date)::text as first, max(received_date)::text as last, count(*)::int as count from receipts
     union all select 'compensation', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_compensation
     union all select 'contributions', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_contributions
-    union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls`.execute(db);
+    union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls
+    union all select 'sponsorships', min(m.introduction_date)::text, max(m.introduction_date)::text, count(*)::int
+      from matter_sponsors s join matters m on m.id = s.matter_id`.execute(db);
   const of = (s: string) => rows.find((r) => r.source === s) ?? { first: null, last: null, count: 0 };
-  return { receipts: of('receipts'), compensation: of('compensation'), contributions: of('contributions'), rollCalls: of('rollCalls') };
+  return {
+    receipts: of('receipts'),
+    compensation: of('compensation'),
+    contributions: of('contributions'),
+    rollCalls: of('rollCalls'),
+    sponsorships: of('sponsorships'),
+  };
 }
 
 export interface CommitteeSum {
@@ -156,23 +164,12 @@ export async function lobbyistMoneyByRecipient(db: Db, range: Range, limit: numb
   return rows;
 }
 
-export interface VotingRecord {
-  total: number;
-  absent: number;
-  decided: number;
-  with_majority: number;
-  first: string | null;
-  last: string | null;
-}
+export type VotingRecord = VotingRecordRow;
 
-/** A person's roll calls in the range: how many, absences, and votes with the majority of decided ones. */
+/** A person's roll calls in the range, counted as their page counts them (repo-record.ts `recordColumns`). */
 export async function votingRecordIn(db: Db, personId: string, range: Range): Promise<VotingRecord> {
   const { rows } = await sql<VotingRecord>`
-    select count(*)::int as total,
-      count(*) filter (where v.value in ('Absent', 'Not Voting'))::int as absent,
-      count(*) filter (where v.value in ('Yea', 'Nay') and r.yea <> r.nay)::int as decided,
-      count(*) filter (where r.yea <> r.nay and ((v.value = 'Yea' and r.yea > r.nay) or (v.value = 'Nay' and r.nay > r.yea)))::int as with_majority,
-      min(r.date)::text as first, max(r.date)::text as last
+    select ${recordColumns}
     from votes v join roll_calls r on r.id = v.roll_call_id where v.person_id = ${personId} ${within('r.date', range)}`.execute(db);
   return rows[0]!;
 }

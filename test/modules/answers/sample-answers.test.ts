@@ -97,7 +97,11 @@ const cases: Case[] = [
     cites: [FOUNDRY_PARK, FOUNDRY_PARK_VOTE],
     says: /SO2026-0027166 is an ordinance: “Redevelopment agreement with Foundry Park/,
   },
-  { q: 'Who sponsored the Foundry Park redevelopment agreement?', cites: [FOUNDRY_PARK], says: /The record lists no sponsors for SO2026-0027166/ },
+  {
+    q: 'Who sponsored the Foundry Park redevelopment agreement?',
+    cites: [FOUNDRY_PARK],
+    says: /The record lists no sponsors for any matter \(its source gave none\), SO2026-0027166/,
+  },
   {
     q: "Who gave the most to Brian Hopkins's committee?",
     cites: [HOPKINS, 'committee:committee-25653'],

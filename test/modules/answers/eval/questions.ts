@@ -270,6 +270,19 @@ export const questions: EvalCase[] = [
   },
 
   {
+    q: 'How many times has Ald. Hopkins voted no this year?',
+    intent: 'vote-aggregate',
+    cites: [HOPKINS],
+    facts: ['voted Nay 7 times and Yea 42 times', '49 roll calls', '2026-01-21'],
+  },
+  {
+    q: 'Who voted no the most in 2026?',
+    intent: 'vote-aggregate',
+    cites: [LOPEZ, NAPOLITANO, SIGCHO_LOPEZ, LA_SPATA],
+    may: ['person:*'],
+    facts: [/Raymond A\. Lopez \(Ward 15\), Nay on 21 of 49/, /Byron Sigcho-Lopez \(Ward 25\), Nay on 12 of 49/],
+  },
+  {
     q: 'Which alderpersons vote most like Sigcho-Lopez?',
     intent: 'vote-aggregate',
     cites: [SIGCHO_LOPEZ, CLAY],
@@ -310,7 +323,8 @@ export const questions: EvalCase[] = [
   // Sponsors: the sample lists none, and the answer says so.
   { q: 'Who sponsored the parking meter ownership transfer?', intent: 'sponsor', cites: [METERS], facts: ['no sponsors'] },
   { q: 'Who introduced the Solache settlement order?', intent: 'sponsor', cites: [SOLACHE], facts: ['no sponsors'] },
-  { q: 'What legislation has Ald. Hopkins sponsored?', intent: 'sponsor', cites: [HOPKINS], facts: [/sponsor of no matter|no sponsor/] },
+  // The sample's source gave no sponsors: the answer cannot say Hopkins sponsored nothing.
+  { q: 'What legislation has Ald. Hopkins sponsored?', intent: 'sponsor', cites: [HOPKINS], facts: ['its source gave none', 'cannot tell'] },
   { q: 'who is the sponsor of so2023-0002851', intent: 'sponsor', cites: [SNOW], facts: ['no sponsors'] },
 
   // Meetings and agendas.
