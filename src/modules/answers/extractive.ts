@@ -1,6 +1,6 @@
 // The extractive answer: the sentences the question's intent composes from what it names, else
 // what the question names and the best passages, else a plain statement that nothing was found.
-import { matter, meeting, passed, sponsor, vote } from './intents-legislation.ts';
+import { introduced, matter, meeting, passed, sponsor, vote } from './intents-legislation.ts';
 import { donors, lobbying, profile, representative } from './intents-people.ts';
 import { money } from './intents-money.ts';
 import { chair, votingRecord } from './intents-record.ts';
@@ -15,6 +15,7 @@ const byIntent: Record<Intent, Composer | null> = {
   record: votingRecord,
   sponsor,
   passed,
+  introduced,
   donors,
   money,
   chair,

@@ -275,6 +275,39 @@ function aboutTopic(title: string, words: readonly string[]): boolean {
 }
 const plural = (kind: string) => `${kind}s`;
 
+/** At most this many of the matters introduced are named. */
+const INTRODUCED_LISTED = 5;
+
+/**
+ * How many matters (of the kinds the question names) were introduced in the period, or in the
+ * whole record, with the latest named: "how many ordinances were introduced in 2025?". A subject
+ * besides the kinds is a search, not a count: left to the other look-ups.
+ */
+export const introduced: Composer = async (kit) => {
+  if (topicTerms(kit).some((t) => !KINDS.some(([re]) => re.test(t)) && !introducedWords.test(t))) return null;
+  const kinds = kindsNamed(kit.q.text);
+  const range = kit.q.range;
+  const r = await kit.retrieval.introducedIn(range ?? {}, kinds, INTRODUCED_LISTED);
+  const what = (n: number) => (kinds.length ? joinList(kinds.map((k) => (n === 1 ? k : plural(k)))) : `matter${n === 1 ? '' : 's'}`);
+  const when = range ? ` ${range.label}` : '';
+  // Matters known from a roll call alone come without an introduction day: what is dated is said.
+  const n = (x: number) => x.toLocaleString('en-US');
+  const dated = `The record dates the introduction of ${n(r.dated)} of its ${n(r.matters)} matters, from ${r.dated_first} to ${r.dated_last}`;
+  const outside = range && r.dated_first && r.dated_last && ((range.to && range.to < r.dated_first) || (range.from && range.from > r.dated_last));
+  if (r.dated === 0 || outside) return [`${r.dated === 0 ? 'The record dates the introduction of none of its matters' : dated}, so it cannot tell${when}.`];
+  const partial = r.dated < r.matters ? ` ${dated}.` : '';
+  if (r.total === 0)
+    return [`The record holds no ${what(0)} introduced${when}${kinds.length ? ` (of ${n(r.all_types)} matters introduced${when})` : ''}.${partial}`];
+  for (const m of r.latest)
+    citeMatter(kit, { recordNumber: m.record_number, title: m.title, type: m.type, status: m.status, introductionDate: m.introduction_date });
+  const span = kit.q.range ? '' : ` (from ${r.first} to ${r.last})`;
+  const of = kinds.length ? `, of ${n(r.all_types)} matters of every kind` : '';
+  const items = r.latest.map((m) => `${m.record_number} (${m.type.toLowerCase()}, ${quote(m.title, 90)}, introduced ${m.introduction_date})`);
+  return [`The record holds ${n(r.total)} ${what(r.total)} introduced${when}${span}${of}. The latest: ${items.join('; ')}.${partial}`];
+};
+/** Words of the question that say "introduced", not a subject. */
+const introducedWords = /^(introduced|filed|proposed|submitted)$/;
+
 /**
  * What a body passed at its last sitting, or in the period the question names; or what failed
  * ("which ordinances failed?"), in the period or else over the whole record.

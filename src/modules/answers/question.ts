@@ -3,7 +3,20 @@
 import { type DayRange, dateRange } from './dates.ts';
 import { searchTerms, tokens } from './text.ts';
 
-export type Intent = 'vote' | 'record' | 'sponsor' | 'passed' | 'donors' | 'money' | 'lobbying' | 'chair' | 'representative' | 'meeting' | 'matter' | 'search';
+export type Intent =
+  | 'vote'
+  | 'record'
+  | 'sponsor'
+  | 'passed'
+  | 'introduced'
+  | 'donors'
+  | 'money'
+  | 'lobbying'
+  | 'chair'
+  | 'representative'
+  | 'meeting'
+  | 'matter'
+  | 'search';
 
 export interface Question {
   text: string;
@@ -71,6 +84,8 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   }
   if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b|\b(tally|tallies|margin|how close|unanimous\w*|dissent\w*|opposed)\b/)) return 'vote';
   if (has(/\bcommittees?\b/) && has(/\b(sits?|sitting|sat|serves?|serving|served|members?|membership|assigned|assignments?)\b/) && !hasRecord) return 'chair';
+  // "How many ordinances were introduced in 2025?": matters introduced in a period, counted.
+  if (!hasRecord && has(/\bhow many\b/) && has(/\b(introduced|filed|proposed|submitted)\b/) && !has(/\b(by|who|whom)\b/)) return 'introduced';
   if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/) || (has(/\bwho\b/) && has(/\bintroduc(e|ed|es)\b/))) return 'sponsor';
   if (has(/\b(pass(ed|es)?|adopt(ed)?|approv(ed|e)|enact(ed)?)\b/)) {
     // "What passed at the last meeting?" asks for a list; "Did the settlement pass?" or "Was the

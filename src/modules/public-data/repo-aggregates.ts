@@ -215,6 +215,29 @@ export async function sponsorRanking(db: Db, range: Range, types: readonly strin
 }
 
 /**
+ * Matters introduced in the range, of these types (any when none): the latest `limit`, how many
+ * there are, how many of every type, and the first and last introduction day among them; and what
+ * the record dates at all (matters known from a roll call alone come without an introduction day).
+ */
+export async function introducedIn(db: Db, range: Range, types: readonly string[], limit: number) {
+  const ofTypes = types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``;
+  const [latest, counts, dated] = await Promise.all([
+    sql<{ record_number: string; title: string; type: string; status: string | null; introduction_date: string }>`
+      select m.record_number, m.title, m.type, m.status, m.introduction_date::text as introduction_date
+      from matters m where m.introduction_date is not null ${within('m.introduction_date', range)} ${ofTypes}
+      order by m.introduction_date desc, m.record_number desc limit ${limit}`.execute(db),
+    sql<{ total: number; all_types: number; first: string | null; last: string | null }>`
+      select count(*) filter (where true ${ofTypes})::int as total, count(*)::int as all_types,
+        (min(m.introduction_date) filter (where true ${ofTypes}))::text as first, (max(m.introduction_date) filter (where true ${ofTypes}))::text as last
+      from matters m where m.introduction_date is not null ${within('m.introduction_date', range)}`.execute(db),
+    sql<{ dated: number; matters: number; dated_first: string | null; dated_last: string | null }>`
+      select count(m.introduction_date)::int as dated, count(*)::int as matters,
+        min(m.introduction_date)::text as dated_first, max(m.introduction_date)::text as dated_last from matters m`.execute(db),
+  ]);
+  return { latest: latest.rows, ...counts.rows[0]!, ...dated.rows[0]! };
+}
+
+/**
  * The roll calls in the range with a Yea or Nay recorded (a rising vote has no tally), with their
  * matter and body and how many there are in all: the latest first, or (`margin`) those decided by
  * the fewest votes (|Yea − Nay|, then the latest): what "which votes were closest in 2026?" ranks.

@@ -53,6 +53,11 @@ test('intents', () => {
   const intents: [string, string][] = [
     ['How did Ald. Hopkins vote on O2024-0001234?', 'vote'],
     ['Who sponsored the parking meter ordinance?', 'sponsor'],
+    ['How many ordinances were introduced in 2025?', 'introduced'],
+    ['How many ordinances were introduced by Ald. Hopkins?', 'sponsor'],
+    ['How many times has Ald. Hopkins voted no this year?', 'record'],
+    ['Who voted no the most in 2026?', 'record'],
+    ['Which committee handles zoning?', 'chair'],
     ['What passed at the last City Council meeting?', 'passed'],
     ['Did the Lorenzo Williams settlement pass?', 'matter'],
     ["Who gave the most to Hopkins's committee?", 'donors'],

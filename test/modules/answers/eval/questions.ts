@@ -327,6 +327,23 @@ export const questions: EvalCase[] = [
   { q: 'What legislation has Ald. Hopkins sponsored?', intent: 'sponsor', cites: [HOPKINS], facts: ['its source gave none', 'cannot tell'] },
   { q: 'who is the sponsor of so2023-0002851', intent: 'sponsor', cites: [SNOW], facts: ['no sponsors'] },
 
+  // Matters introduced, counted: the sample dates the introduction of matters of 2023 and January
+  // 2024 only (matters known from a roll call alone come without that day).
+  {
+    q: 'How many ordinances were introduced in 2023?',
+    intent: 'vote-aggregate',
+    cites: [],
+    may: ['matter:*'],
+    facts: ['360 ordinances introduced in 2023', 'of 692 matters', '742 of its 1,474 matters'],
+  },
+  {
+    q: 'How many ordinances were introduced in 2025?',
+    intent: 'no-answer',
+    cites: [],
+    facts: ['742 of its 1,474 matters', 'from 2023-01-18 to 2024-01-24', 'cannot tell in 2025'],
+    none: true,
+  },
+
   // Meetings and agendas.
   {
     q: 'When does the City Council meet next?',
