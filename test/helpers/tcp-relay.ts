@@ -12,11 +12,13 @@ export interface TcpRelay {
   via(url: string): Promise<string>;
 }
 
-export function tcpRelay(target: URL): TcpRelay {
+/** `onClientClosed`: called as each client's connection through the relay closes (a refused one included). */
+export function tcpRelay(target: URL, options: { onClientClosed?: () => void } = {}): TcpRelay {
   let down = false;
   const open = new Set<Socket>();
   const server = createServer((client) => {
     if (down) return client.destroy();
+    if (options.onClientClosed) client.once('close', options.onClientClosed);
     const upstream = connect(Number(target.port || 5432), target.hostname);
     for (const s of [client, upstream]) {
       open.add(s);

@@ -14,6 +14,7 @@ import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/kernel/db.ts';
 import { listMigrations, migrate } from '../../src/kernel/migrate.ts';
 import { freshDatabase } from '../helpers/context.ts';
+import { tcpRelay } from '../helpers/tcp-relay.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -187,13 +188,22 @@ test('a connection refused for too many connections (53300) is tried again, then
   const holder = () => new pg.Client({ connectionString: asRole.toString() });
   const holders = [holder(), holder()];
   const databases: Awaited<ReturnType<typeof open>>[] = [];
+  // The service reaches the server through a relay that tells when a connection closes: the first
+  // to close is the refused one, and only then is a held connection freed, so the statement has
+  // been refused once and must wait for the slot (a timer instead let a loaded machine free it
+  // after the tries were spent).
+  let tries = 0;
+  const link = tcpRelay(new URL(fresh.env.DATABASE_URL!), {
+    onClientClosed: () => {
+      if (++tries === 1) void holders[1]!.end();
+    },
+  });
   try {
     for (const h of holders) await h.connect();
-    // Both connections held; one is freed 120 ms later: the statement waits for it instead of failing.
-    databases.push(await open({ DATABASE_URL: asRole.toString() }));
-    const answered = sql<{ one: number }>`select 1 as one`.execute(databases[0]!.db);
-    setTimeout(() => void holders[1]!.end(), 120);
-    assert.equal((await answered).rows[0]!.one, 1);
+    // Both connections held; one is freed once the first try is refused: the statement waits for it instead of failing.
+    databases.push(await open({ DATABASE_URL: await link.via(asRole.toString()) }));
+    assert.equal((await sql<{ one: number }>`select 1 as one`.execute(databases[0]!.db)).rows[0]!.one, 1);
+    assert.ok(tries >= 1, 'the first try was refused');
     await databases[0]!.close();
     // Both held again and never freed: it fails after its tries, as an error the service answers
     // 503 unavailable (kernel/errors.ts).
@@ -204,6 +214,7 @@ test('a connection refused for too many connections (53300) is tried again, then
   } finally {
     for (const d of databases) await d.close().catch(() => {});
     for (const h of holders) await h.end().catch(() => {});
+    link.server.close();
     await fresh.drop();
     await admin.query(`drop role if exists ${role}`).catch(() => {});
     await admin.end();
