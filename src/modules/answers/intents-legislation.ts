@@ -275,6 +275,26 @@ function aboutTopic(title: string, words: readonly string[]): boolean {
 }
 const plural = (kind: string) => `${kind}s`;
 
+/**
+ * "How many meetings did the Committee on Finance hold in 2023?": the meetings of the period counted
+ * (cancelled ones said apart), within the span of the body's meetings the record holds; a period
+ * outside it is one the record cannot tell.
+ */
+async function meetingCount(kit: Kit, bodies: BodyRef[]): Promise<string[]> {
+  const names = joinList(bodies.map((b) => `the ${b.name}`));
+  for (const b of bodies) citeBody(kit, b);
+  const range = kit.q.range;
+  const r = await kit.retrieval.meetingCount(
+    bodies.map((b) => b.id),
+    range ?? {},
+  );
+  if (!r.first || !r.last) return [`The record holds no meeting of ${names}.`];
+  const span = `The record holds the meetings of ${names} from ${r.first} to ${r.last}`;
+  if (range && ((range.to && range.to < r.first) || (range.from && range.from > r.last))) return [`${span} only, so it cannot tell${within(kit)}.`];
+  const cancelled = r.cancelled ? `, and ${r.cancelled} cancelled` : '';
+  return [`${span}: ${r.met} meeting${r.met === 1 ? '' : 's'}${within(kit) || ' in all'}${cancelled}.`];
+}
+
 /** At most this many of the matters introduced are named. */
 const INTRODUCED_LISTED = 5;
 
@@ -397,6 +417,7 @@ export const passed: Composer = async (kit) => {
 export const meeting: Composer = async (kit) => {
   const bodies = bodiesMeant(kit);
   if (bodies.length === 0) return null;
+  if (/\bhow many (meetings|hearings|times)\b/i.test(kit.q.text)) return meetingCount(kit, bodies);
   const ids = bodies.map((b) => b.id);
   const ahead = kit.q.ahead;
   const day = ahead ? (kit.q.range?.from ?? kit.today) : (kit.q.range?.to ?? kit.today);

@@ -15,7 +15,7 @@ export const answersOperations = {
       'Each citation links to the record\'s public web page. Without a language model the answer is built from the records (`model` is "extractive"); a question with nothing relevant says so and cites nothing. ' +
       "Facts are computed, not just retrieved, for: how someone voted on a matter and who voted against it (or for it); whether a matter passed; what passed or failed in a period (of a kind, or about a subject); the period's roll calls and the closest of them; how many matters were introduced in a period; " +
       "a person's voting record (Yea and Nay counts, with the majority, attendance, agreement with another, who votes most like them) and the council ranked by one of those (who missed the most votes, who voted no the most); sponsors, and who sponsored the most; " +
-      "committee chairs and memberships, and which committee handles a subject; campaign receipts summed and ranked; lobbyists' compensation, clients and contributions; who represents a ward; when a body meets and its agenda. " +
+      "committee chairs and memberships, and which committee handles a subject; campaign receipts summed and ranked; lobbyists' compensation, clients and contributions; who represents a ward; when a body meets and its agenda, and how many meetings it held in a period. " +
       'Common words are searched with the ones titles use ("ban" with "prohibit", "budget" with "appropriation"); when no matter holds enough of the words, the answer says which it left out. ' +
       "Uses one of the day's AI answers (X-AI-Calls-Remaining); a replay of the same Idempotency-Key, a refused question or a model that fails (502 upstream_unavailable) uses none.",
     tags: ['answers'],

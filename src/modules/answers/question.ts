@@ -72,7 +72,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(
-      /\b(how often|how many times|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record|most like|votes? like|vote similarly|most similar\w*|(?<=\w'?s'? )record)\b/,
+      /\b(how often|how many times(?!.*\b(meet|meets|met|meeting|meetings)\b)|attendance|attend\w*|miss(ed|es|ing)?|absen\w*|agree|agrees|agreed|agreeing|disagree\w*|alike|same way|side with|majority|minority|losing side|winning side|voting record|track record|most like|votes? like|vote similarly|most similar\w*|(?<=\w'?s'? )record)\b/,
     )
   )
     return 'record';
@@ -98,7 +98,11 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   }
   if (hasWard && has(/\b(who|which|represent\w*|alder\w*|ald)\b/)) return 'representative';
   if (has(/\bwhich ward\b|\bwhat ward\b/)) return 'representative';
-  if (!hasRecord && has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) && has(/\b(when|next|last|latest|upcoming|recent|agenda)\b/))
+  if (
+    !hasRecord &&
+    has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) &&
+    has(/\b(when|next|last|latest|upcoming|recent|agenda|how many)\b/)
+  )
     return 'meeting';
   // "What did the council decide at its meeting in July 2026?": a sitting's or a period's outcomes, listed.
   if (!hasRecord && has(/\b(decide|decided|decisions?)\b/) && has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/)) return 'passed';

@@ -245,6 +245,20 @@ export async function meetingsAround(db: Db, bodyIds: readonly string[], day: st
   return rows;
 }
 
+/**
+ * How many meetings of these bodies the record holds in the range (held or scheduled, and
+ * cancelled), and the first and last day of all their meetings in the record: what it can tell.
+ */
+export async function meetingCount(db: Db, bodyIds: readonly string[], range: Range) {
+  const local = "(g.start_time at time zone 'America/Chicago')::date";
+  const { rows } = await sql<{ met: number; cancelled: number; first: string | null; last: string | null }>`
+    select count(*) filter (where g.status <> 'cancelled' ${within(local, range)})::int as met,
+      count(*) filter (where g.status = 'cancelled' ${within(local, range)})::int as cancelled,
+      min(${sql.raw(local)})::text as first, max(${sql.raw(local)})::text as last
+    from meetings g where g.body_id = any(${[...bodyIds]}::text[])`.execute(db);
+  return rows[0]!;
+}
+
 /** Votes of these people in the roll calls on these matters. */
 export async function votesOn(db: Db, matterIds: readonly string[], personIds: readonly string[]) {
   if (matterIds.length === 0 || personIds.length === 0) return [];

@@ -84,6 +84,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     meetingsOn: (bodyIds: readonly string[], days: readonly string[]) => r.meetingsOn(db, bodyIds, days),
     /** Meetings of the bodies from a day on (`next`) or up to a day (`last`), nearest first. */
     meetings: (bodyIds: readonly string[], day: string, direction: 'next' | 'last', limit: number) => r.meetingsAround(db, bodyIds, day, direction, limit),
+    /** How many meetings of the bodies the range holds, and the span of all their meetings in the record. */
+    meetingCount: (bodyIds: readonly string[], range: DayRange) => r.meetingCount(db, bodyIds, range),
     committeesFor: (personIds: readonly string[], terms: readonly string[]) => r.committeesFor(db, personIds, terms),
     topContributors: (committeeIds: readonly string[], range: DayRange, limit: number) => r.topContributors(db, committeeIds, range, limit),
     receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),

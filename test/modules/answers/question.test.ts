@@ -58,6 +58,8 @@ test('intents', () => {
     ['How many times has Ald. Hopkins voted no this year?', 'record'],
     ['Who voted no the most in 2026?', 'record'],
     ['Which committee handles zoning?', 'chair'],
+    ['How many meetings did the Committee on Finance hold in 2023?', 'meeting'],
+    ['How many times did the zoning committee meet?', 'meeting'],
     ['What passed at the last City Council meeting?', 'passed'],
     ['Did the Lorenzo Williams settlement pass?', 'matter'],
     ["Who gave the most to Hopkins's committee?", 'donors'],

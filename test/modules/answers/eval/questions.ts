@@ -346,6 +346,20 @@ export const questions: EvalCase[] = [
 
   // Meetings and agendas.
   {
+    q: 'How many meetings did the Committee on Finance hold in 2023?',
+    intent: 'meeting',
+    cites: [FINANCE],
+    facts: ['from 2023-04-13 to 2023-10-02', '6 meetings in 2023', '3 cancelled'],
+  },
+  {
+    // The sample's meetings end in October 2023: a later year is one the record cannot tell.
+    q: 'How many meetings did the City Council hold in 2025?',
+    intent: 'no-answer',
+    cites: [],
+    may: ['body:*'],
+    facts: ['from 2023-03-30 to 2023-10-04', 'cannot tell in 2025'],
+  },
+  {
     q: 'When does the City Council meet next?',
     intent: 'meeting',
     cites: [COUNCIL],
