@@ -1,7 +1,7 @@
 // Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
 // stands, what a body passed at its last sitting (or in a period), and when a body meets.
 import type { BodyRef, MatterDetailOut } from '../public-data/index.ts';
-import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, quote, topicTerms } from './kit.ts';
+import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, outsideRecord, quote, topicTerms } from './kit.ts';
 import { article, joinList, outcome, personLabel } from './records.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
@@ -160,7 +160,7 @@ async function latestVotes(kit: Kit): Promise<string[]> {
 
 /** A record whose source gave no sponsors cannot tell that someone sponsored nothing: it says so. */
 const NO_SPONSORS = 'The record lists no sponsors for any matter (its source gave none)';
-const sponsorsKept = async (kit: Kit) => (await kit.retrieval.extents()).sponsorships.count > 0;
+const sponsorsKept = (kit: Kit) => kit.retrieval.sponsorshipsHeld();
 
 /** Who sponsored a matter, or what a named person sponsored. */
 export const sponsor: Composer = async (kit) => {
@@ -288,11 +288,12 @@ async function meetingCount(kit: Kit, bodies: BodyRef[]): Promise<string[]> {
     bodies.map((b) => b.id),
     range ?? {},
   );
-  if (!r.first || !r.last) return [`The record holds no meeting of ${names}.`];
-  const span = `The record holds the meetings of ${names} from ${r.first} to ${r.last}`;
-  if (range && ((range.to && range.to < r.first) || (range.from && range.from > r.last))) return [`${span} only, so it cannot tell${within(kit)}.`];
+  const outside = outsideRecord(kit, r, `meetings of ${names}`);
+  if (outside) return [outside];
   const cancelled = r.cancelled ? `, and ${r.cancelled} cancelled` : '';
-  return [`${span}: ${r.met} meeting${r.met === 1 ? '' : 's'}${within(kit) || ' in all'}${cancelled}.`];
+  return [
+    `The record holds the meetings of ${names} from ${r.first} to ${r.last}: ${r.met} meeting${r.met === 1 ? '' : 's'}${within(kit) || ' in all'}${cancelled}.`,
+  ];
 }
 
 /** At most this many of the matters introduced are named. */
@@ -312,10 +313,14 @@ export const introduced: Composer = async (kit) => {
   const when = range ? ` ${range.label}` : '';
   // Matters known from a roll call alone come without an introduction day: what is dated is said.
   const n = (x: number) => x.toLocaleString('en-US');
-  const dated = `The record dates the introduction of ${n(r.dated)} of its ${n(r.matters)} matters, from ${r.dated_first} to ${r.dated_last}`;
-  const outside = range && r.dated_first && r.dated_last && ((range.to && range.to < r.dated_first) || (range.from && range.from > r.dated_last));
-  if (r.dated === 0 || outside) return [`${r.dated === 0 ? 'The record dates the introduction of none of its matters' : dated}, so it cannot tell${when}.`];
-  const partial = r.dated < r.matters ? ` ${dated}.` : '';
+  const outside = outsideRecord(
+    kit,
+    { first: r.dated_first, last: r.dated_last, count: r.dated },
+    `introduction dates of ${n(r.dated)} of its ${n(r.matters)} matters`,
+  );
+  if (outside) return [outside];
+  const partial =
+    r.dated < r.matters ? ` The record dates the introduction of ${n(r.dated)} of its ${n(r.matters)} matters, from ${r.dated_first} to ${r.dated_last}.` : '';
   if (r.total === 0)
     return [`The record holds no ${what(0)} introduced${when}${kinds.length ? ` (of ${n(r.all_types)} matters introduced${when})` : ''}.${partial}`];
   for (const m of r.latest)

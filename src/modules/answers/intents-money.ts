@@ -4,12 +4,10 @@
 // most compensation, which clients paid the most, who lobbies for a client, who gave the most in
 // political contributions). Every figure is summed from the records cited beside it; a period the
 // record does not cover is said to be outside it, citing nothing.
-import type { DayRange, NamedPerson } from '../public-data/index.ts';
-import { citePerson, type Composer, type Kit, topicTerms } from './kit.ts';
+import type { DayRange, Extent, NamedPerson } from '../public-data/index.ts';
+import { citePerson, type Composer, type Kit, outsideRecord, topicTerms } from './kit.ts';
 import { committeesMeant, peopleMeant } from './intents-people.ts';
 import { dollars, joinList, personLabel } from './records.ts';
-
-type Extent = Awaited<ReturnType<Kit['retrieval']['extents']>>['receipts'];
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 const asked = (kit: Kit, re: RegExp) => re.test(kit.q.text.toLowerCase());
@@ -17,16 +15,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 const range = (kit: Kit): DayRange => kit.q.range ?? {};
 /** How a sentence about the period opens: "In 2018, the" (or "The" without a period). */
 const lead = (kit: Kit) => (kit.q.range ? `${kit.q.range.label.replace(/^./, (c) => c.toUpperCase())}, the` : 'The');
-
-/** What the record holds of a source, said when the question's period lies outside it (else null). */
-export function outsideRecord(kit: Kit, extent: Extent, what: string): string | null {
-  const r = kit.q.range;
-  if (extent.count === 0) return `The record holds no ${what}.`;
-  if (!r || !extent.first || !extent.last) return null;
-  if ((r.from && r.from > extent.last) || (r.to && r.to < extent.first))
-    return `The record holds ${what} from ${extent.first} to ${extent.last} only, so it cannot tell ${r.label}.`;
-  return null;
-}
 
 const coverage = (extent: Extent, what: string) => `The record holds ${what} from ${extent.first} to ${extent.last} only.`;
 

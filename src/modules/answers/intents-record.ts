@@ -5,6 +5,7 @@
 import type { Composer, Kit } from './kit.ts';
 import { citeBody, citePerson } from './kit.ts';
 import { peopleMeant } from './intents-people.ts';
+import { asksNays } from './question.ts';
 import { joinList, personLabel } from './records.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
@@ -76,7 +77,7 @@ function measureOf(text: string): Measure | null {
   const t = text.toLowerCase();
   const least = /\b(least|fewest|lowest|worst|rarely|seldom|less)\b/.test(t);
   if (/\b(minority|dissent\w*|outvoted|lone|losing side)\b/.test(t)) return 'minority';
-  if (/\b(voted? (no|nay|against)|nays|no votes)\b/.test(t)) return 'nay';
+  if (asksNays.test(t)) return 'nay';
   if (/\b(majority|winning side)\b/.test(t)) return least ? 'majorityLeast' : 'majority';
   if (/\b(miss(ed|es|ing)?|absen\w*|skip\w*)\b/.test(t)) return /\b(least|fewest|never|no|none)\b/.test(t) ? 'attended' : 'missed';
   if (/\battend\w*/.test(t)) return /\b(worst|lowest|least|poor\w*|bad\w*)\b/.test(t) ? 'missed' : 'attended';

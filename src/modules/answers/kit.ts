@@ -1,6 +1,6 @@
 // What every intent's composer works with: the question, what it names, the retrieval reads and
 // the records collected so far; and the citing of each kind of record with its facts.
-import type { BodyRef, MatterDetailOut, NamedPerson, Retrieval, RollCallOut } from '../public-data/index.ts';
+import type { BodyRef, Extent, MatterDetailOut, NamedPerson, Retrieval, RollCallOut } from '../public-data/index.ts';
 import type { Question } from './question.ts';
 import { article, joinList, outcome, personLabel, personType, type Sources } from './records.ts';
 import type { Named } from './resolve.ts';
@@ -15,6 +15,16 @@ export interface Kit {
   today: string;
   /** What the answer must say before its sentences (how the record was read: a word left out). */
   notes: string[];
+}
+
+/** What the record holds of a source, said when the question's period lies outside it (else null). */
+export function outsideRecord(kit: Kit, extent: Extent, what: string): string | null {
+  const r = kit.q.range;
+  if (extent.count === 0) return `The record holds no ${what}.`;
+  if (!r || !extent.first || !extent.last) return null;
+  if ((r.from && r.from > extent.last) || (r.to && r.to < extent.first))
+    return `The record holds ${what} from ${extent.first} to ${extent.last} only, so it cannot tell ${r.label}.`;
+  return null;
 }
 
 /** Sentences of an answer, or null when the intent finds nothing to build one from. */

@@ -46,6 +46,9 @@ const recordPattern = /\b([A-Za-z]{1,4}\d{4}-\d{1,10})\b/g;
 const ordinals = '(\\d{1,2})(?:st|nd|rd|th)?';
 const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}\\b`, 'gi'), new RegExp(`\\b${ordinals}\\s+ward\\b`, 'gi')];
 
+/** Words of a question about Nay votes ("voted no", "nays"), in lower case. */
+export const asksNays = /\b(voted? (no|nay|against)|nays|no votes)\b/;
+
 function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   const has = (re: RegExp) => re.test(q);
   // Who chairs (or vice-chairs) a committee (and, below, which committees a person sits on).
@@ -67,7 +70,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
     return 'money';
   if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
   // "Who voted no the most in 2026?": the alderpersons ranked by their Nay votes.
-  if (!hasRecord && has(/\b(most|fewest|least)\b/) && has(/\b(voted? (no|nay|against)|nays|no votes)\b/)) return 'record';
+  if (!hasRecord && has(/\b(most|fewest|least)\b/) && has(asksNays)) return 'record';
   // How someone votes over many roll calls: with the majority, attendance, agreement with another.
   if (
     !hasRecord &&

@@ -14,6 +14,8 @@ import { createWardsService } from './service-wards.ts';
 export type { Page } from './cursor.ts';
 export { type PersonKind, personKinds, publicPersonKinds, type SpeakerKind, speakerKinds } from './schema-people.ts';
 export * as schemas from './schema.ts';
+export type { Extent } from './repo-aggregates.ts';
+export { recordNumberPattern } from './repo-matters.ts';
 export type { MatterDetailOut, RollCallOut } from './schema.ts';
 
 export type PublicData = ReturnType<typeof createLegislationService> &

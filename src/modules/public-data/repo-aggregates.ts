@@ -23,22 +23,20 @@ export interface Extent {
 }
 
 /** The first and last day, and how many records, of each dated source. */
-export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls' | 'sponsorships', Extent>> {
+export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls', Extent>> {
   const { rows } = await sql<{ source: string } & Extent>`
     select 'receipts' as source, min(received_date)::text as first, max(received_date)::text as last, count(*)::int as count from receipts
     union all select 'compensation', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_compensation
     union all select 'contributions', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_contributions
-    union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls
-    union all select 'sponsorships', min(m.introduction_date)::text, max(m.introduction_date)::text, count(*)::int
-      from matter_sponsors s join matters m on m.id = s.matter_id`.execute(db);
+    union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls`.execute(db);
   const of = (s: string) => rows.find((r) => r.source === s) ?? { first: null, last: null, count: 0 };
-  return {
-    receipts: of('receipts'),
-    compensation: of('compensation'),
-    contributions: of('contributions'),
-    rollCalls: of('rollCalls'),
-    sponsorships: of('sponsorships'),
-  };
+  return { receipts: of('receipts'), compensation: of('compensation'), contributions: of('contributions'), rollCalls: of('rollCalls') };
+}
+
+/** Whether the record lists any sponsor at all (a source may give none: then it cannot tell who sponsored what). */
+export async function sponsorshipsHeld(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ held: boolean }>`select exists (select 1 from matter_sponsors) as held`.execute(db);
+  return rows[0]!.held;
 }
 
 export interface CommitteeSum {
@@ -221,20 +219,31 @@ export async function sponsorRanking(db: Db, range: Range, types: readonly strin
  */
 export async function introducedIn(db: Db, range: Range, types: readonly string[], limit: number) {
   const ofTypes = types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``;
-  const [latest, counts, dated] = await Promise.all([
+  const inRange = sql`m.introduction_date is not null ${within('m.introduction_date', range)}`;
+  const [latest, counts] = await Promise.all([
     sql<{ record_number: string; title: string; type: string; status: string | null; introduction_date: string }>`
       select m.record_number, m.title, m.type, m.status, m.introduction_date::text as introduction_date
-      from matters m where m.introduction_date is not null ${within('m.introduction_date', range)} ${ofTypes}
+      from matters m where ${inRange} ${ofTypes}
       order by m.introduction_date desc, m.record_number desc limit ${limit}`.execute(db),
-    sql<{ total: number; all_types: number; first: string | null; last: string | null }>`
-      select count(*) filter (where true ${ofTypes})::int as total, count(*)::int as all_types,
-        (min(m.introduction_date) filter (where true ${ofTypes}))::text as first, (max(m.introduction_date) filter (where true ${ofTypes}))::text as last
-      from matters m where m.introduction_date is not null ${within('m.introduction_date', range)}`.execute(db),
-    sql<{ dated: number; matters: number; dated_first: string | null; dated_last: string | null }>`
-      select count(m.introduction_date)::int as dated, count(*)::int as matters,
-        min(m.introduction_date)::text as dated_first, max(m.introduction_date)::text as dated_last from matters m`.execute(db),
+    // One pass over the matters: the range's counts and what the record dates at all.
+    sql<{
+      total: number;
+      all_types: number;
+      first: string | null;
+      last: string | null;
+      dated: number;
+      matters: number;
+      dated_first: string | null;
+      dated_last: string | null;
+    }>`
+      select count(*) filter (where ${inRange} ${ofTypes})::int as total, count(*) filter (where ${inRange})::int as all_types,
+        (min(m.introduction_date) filter (where ${inRange} ${ofTypes}))::text as first,
+        (max(m.introduction_date) filter (where ${inRange} ${ofTypes}))::text as last,
+        count(m.introduction_date)::int as dated, count(*)::int as matters,
+        min(m.introduction_date)::text as dated_first, max(m.introduction_date)::text as dated_last
+      from matters m`.execute(db),
   ]);
-  return { latest: latest.rows, ...counts.rows[0]!, ...dated.rows[0]! };
+  return { latest: latest.rows, ...counts.rows[0]! };
 }
 
 /**

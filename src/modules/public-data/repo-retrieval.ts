@@ -7,18 +7,18 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './repo-sql.ts';
 import { publicPersonKinds } from './schema-people.ts';
 
-/** Only single words of lower-case letters and digits become tsquery operands; at most `max` of them. */
-export function words(terms: readonly string[], max = 12): string[] {
-  return [...new Set(terms.filter((t) => /^[a-z0-9]{1,40}$/.test(t)))].slice(0, max);
-}
-
+const plainWord = /^[a-z0-9]{1,40}$/;
 /** A word of a topical search, or a group of words that mean the same there (`ban|prohibit`), counted as one word. */
 const topicWord = /^[a-z0-9]{1,40}(\|[a-z0-9]{1,40}){0,7}$/;
+const kept = (terms: readonly string[], pattern: RegExp, max: number) => [...new Set(terms.filter((t) => pattern.test(t)))].slice(0, max);
 
-/** The words of a topical search (mattersMatching, passages, wordCounts): plain words and synonym groups. */
-function topicWords(terms: readonly string[], max = 12): string[] {
-  return [...new Set(terms.filter((t) => topicWord.test(t)))].slice(0, max);
+/** Only single words of lower-case letters and digits become tsquery operands; at most `max` of them. */
+export function words(terms: readonly string[], max = 12): string[] {
+  return kept(terms, plainWord, max);
 }
+
+/** The words of a topical search (mattersMatching, passages, matterWordCounts): plain words and synonym groups. */
+const topicWords = (terms: readonly string[]) => kept(terms, topicWord, 12);
 
 /** One word of a tsquery: a group as the choice of its words. */
 const asQueryWord = (w: string) => (w.includes('|') ? `(${w.split('|').join(' | ')})` : w);
@@ -251,10 +251,10 @@ export async function meetingsAround(db: Db, bodyIds: readonly string[], day: st
  */
 export async function meetingCount(db: Db, bodyIds: readonly string[], range: Range) {
   const local = "(g.start_time at time zone 'America/Chicago')::date";
-  const { rows } = await sql<{ met: number; cancelled: number; first: string | null; last: string | null }>`
+  const { rows } = await sql<{ met: number; cancelled: number; count: number; first: string | null; last: string | null }>`
     select count(*) filter (where g.status <> 'cancelled' ${within(local, range)})::int as met,
       count(*) filter (where g.status = 'cancelled' ${within(local, range)})::int as cancelled,
-      min(${sql.raw(local)})::text as first, max(${sql.raw(local)})::text as last
+      count(*)::int as count, min(${sql.raw(local)})::text as first, max(${sql.raw(local)})::text as last
     from meetings g where g.body_id = any(${[...bodyIds]}::text[])`.execute(db);
   return rows[0]!;
 }

@@ -93,6 +93,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistContributions: (personId: string, range: DayRange, limit: number) => r.lobbyistContributions(db, personId, range, limit),
     /** Aggregates (repo-aggregates.ts): what the record can tell, and sums over it. */
     extents: () => agg.extents(db),
+    sponsorshipsHeld: () => agg.sponsorshipsHeld(db),
     committeeRanking: (range: DayRange, limit: number) => agg.committeeRanking(db, range, limit),
     receiptsByYear: (committeeIds: readonly string[], range: DayRange) => agg.receiptsByYear(db, committeeIds, range),
     contributorRanking: (range: DayRange, limit: number, words: readonly string[] = []) => agg.contributorRanking(db, range, limit, words),

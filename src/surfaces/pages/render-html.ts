@@ -2,6 +2,7 @@
 // definition lists, tables with captions and header cells, labelled forms), charts as SVG with the
 // same figures in a table beside them. Every value is escaped by hono/html's template.
 import { html, raw } from 'hono/html';
+import { recordNumberPattern } from '../../modules/public-data/index.ts';
 import { barChart } from '../charts/bar-chart.ts';
 import type { Html } from '../web/layout.ts';
 import type { Block, FormField, Inline, Text } from './model.ts';
@@ -25,7 +26,7 @@ const plain = (t: Text): string => (typeof t === 'string' ? t : Array.isArray(t)
 const dateAlone = (t: Text): boolean => /^\d{4}-\d{2}-\d{2}$/.test(plain(t));
 
 /** A matter's record number alone ("CL2024-0006937"): kept on one line wherever the screen has room (shell.ts). */
-const recordAlone = (t: Text): boolean => /^[A-Za-z]{1,4}\d{4}-\d{1,10}$/.test(plain(t));
+const recordAlone = (t: Text): boolean => recordNumberPattern.test(plain(t));
 
 /** The class a body cell takes by its content, when its column has none. */
 const cellClass = (t: Text) => (dateAlone(t) ? raw(' class="date"') : recordAlone(t) ? raw(' class="record"') : '');
