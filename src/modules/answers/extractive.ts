@@ -1,8 +1,8 @@
 // The extractive answer: the sentences the question's intent composes from what it names, else
 // what the question names and the best passages, else a plain statement that nothing was found.
 import { introduced, matter, meeting, passed, sponsor, vote } from './intents-legislation.ts';
-import { donors, lobbying, profile, representative } from './intents-people.ts';
-import { money } from './intents-money.ts';
+import { donors, lobbying, members, profile, representative } from './intents-people.ts';
+import { amounts, money } from './intents-money.ts';
 import { chair, votingRecord } from './intents-record.ts';
 import type { Composer, Kit } from './kit.ts';
 import { passages } from './passages.ts';
@@ -22,6 +22,8 @@ const byIntent: Record<Intent, Composer | null> = {
   lobbying,
   representative,
   meeting,
+  members,
+  amount: amounts,
   matter,
   search: null,
 };

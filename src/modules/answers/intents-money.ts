@@ -5,9 +5,10 @@
 // political contributions). Every figure is summed from the records cited beside it; a period the
 // record does not cover is said to be outside it, citing nothing.
 import type { DayRange, Extent, NamedPerson } from '../public-data/index.ts';
-import { citePerson, type Composer, type Kit, outsideRecord, topicTerms } from './kit.ts';
+import { citeMatter, citePerson, type Composer, type Kit, outsideRecord, quote, topicTerms, wordsNeeded } from './kit.ts';
 import { committeesMeant, peopleMeant } from './intents-people.ts';
 import { dollars, joinList, personLabel } from './records.ts';
+import { searchedAs } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 const asked = (kit: Kit, re: RegExp) => re.test(kit.q.text.toLowerCase());
@@ -218,3 +219,58 @@ function cite(kit: Kit, l: Awaited<ReturnType<Kit['retrieval']['lobbyistCompensa
     ]);
   return `${l.name} (${dollars(l.total)}${l.clients > 1 ? `, ${plural(l.clients, 'client')}` : ''})`;
 }
+
+/** Words of the question that ask an amount, not its subject. */
+const amountVocabulary = new Set(
+  'cost costs costly costliest expensive biggest largest paid pay pays paying payout payouts amount amounts worth much price city chicago most'.split(' '),
+);
+/** At most this many of the matters about the subject are named, voted on first. */
+const AMOUNT_LISTED = 3;
+
+/**
+ * "Which settlement cost the most?": the record holds no amounts for matters (no title states one;
+ * a settlement's or contract's sum is in its attached documents, which the record links but does
+ * not read), so the answer says so, counts the matters about the subject and names the latest
+ * voted on with their documents.
+ */
+export const amounts: Composer = async (kit) => {
+  const topic = topicTerms(kit).filter((t) => !amountVocabulary.has(t));
+  if (topic.length === 0) return null;
+  const terms = searchedAs(topic);
+  const needed = wordsNeeded(terms.length);
+  const about = async (period: DayRange, limit: number, votedOnly: boolean) =>
+    (await kit.retrieval.mattersMatching(terms, needed, period, limit, votedOnly)).filter((m) => m.matched >= needed);
+  // Matters known from a roll call alone carry no introduction date: a period that dates none of
+  // them is read as the whole record, and the answer says so.
+  let period = range(kit);
+  let found = await about(period, 300, false);
+  let when = within(kit);
+  if (found.length === 0 && kit.q.range) {
+    period = {};
+    found = await about(period, 300, false);
+    when = ` (none is dated${within(kit)} by its introduction; in the whole record)`;
+  }
+  if (found.length === 0) return null;
+  const voted = await about(period, AMOUNT_LISTED, true);
+  const items: string[] = [];
+  for (const hit of voted.length ? voted : found.slice(0, AMOUNT_LISTED)) {
+    const m = await kit.retrieval.matter(hit.record_number);
+    if (!m) continue;
+    const documents = m.attachments.map((a) => a.name);
+    const last = m.rollCalls.at(-1);
+    citeMatter(kit, m, documents.length ? [`Attached: ${documents.join('; ')}.`] : ['No document is attached in the record.']);
+    const decided = last
+      ? `, ${last.actionName.toLowerCase()} ${last.tallies.yea}–${last.tallies.nay} on ${last.date}`
+      : m.status
+        ? `, ${m.status.toLowerCase()}`
+        : '';
+    items.push(`${m.recordNumber} (${quote(m.title, 90)}${decided}${documents.length ? `; attached: ${documents.join(', ')}` : ''})`);
+  }
+  const passedCount = found.filter((m) => m.status && /^(passed|adopted|approved)/i.test(m.status)).length;
+  const count = found.length >= 300 ? 'at least 300' : found.length.toLocaleString('en-US');
+  const subject = `“${topic.join(' ')}”`;
+  return [
+    `The record holds no amounts for these matters: no title states a sum, and the amount of a settlement or a contract is in its attached documents, which the record links but does not read, so it cannot tell what they cost.`,
+    `It holds ${count} matter${found.length === 1 ? '' : 's'} about ${subject}${when}${passedCount ? `, ${passedCount} passed` : ''}; ${voted.length ? 'the latest voted on' : 'the closest'}: ${items.join('; ')}.`,
+  ];
+};

@@ -2,7 +2,7 @@
 // lobbyists reported contact with an official, who represents a ward, and who a person is.
 import type { NamedPerson } from '../public-data/index.ts';
 import { lobbyingTotals, topContributorsOverall } from './intents-money.ts';
-import { citePerson, type Composer, type Kit } from './kit.ts';
+import { citeBody, citePerson, type Composer, type Kit } from './kit.ts';
 import { dollars, joinList, personLabel } from './records.ts';
 import { nameScore, nameWords } from './text.ts';
 
@@ -173,4 +173,23 @@ export const profile: Composer = async (kit) => {
     out.push(`${p.name} is ${role}.`);
   }
   return out.length ? out : null;
+};
+
+/**
+ * "How many alderpersons are there?", "who are the aldermen?": the alderpersons the record holds
+ * as serving now, counted against the 50 wards (a ward without one said), listed by ward when the
+ * question asks who they are.
+ */
+export const members: Composer = async (kit) => {
+  const alders = await kit.retrieval.currentAlders();
+  if (alders.length === 0) return ['The record holds no alderperson as serving now.'];
+  const council = kit.named.allBodies.find((b) => b.kind === 'council');
+  const wards = new Set(alders.map((p) => p.ward).filter((w): w is number => w !== null));
+  const vacant = Array.from({ length: 50 }, (_, i) => i + 1).filter((w) => !wards.has(w));
+  const count = `The record holds ${alders.length} alderperson${alders.length === 1 ? '' : 's'} serving now${council ? ` on the ${council.name}` : ''}, one elected from each of Chicago's 50 wards`;
+  const gaps = vacant.length ? `; it holds none for Ward${vacant.length === 1 ? '' : 's'} ${joinList(vacant.map(String))}` : '';
+  if (council) citeBody(kit, council, [`${alders.length} alderpersons serving now.`]);
+  if (!/^\s*(who|list|name)\b/i.test(kit.q.text)) return [`${count}${gaps}.`];
+  for (const p of alders) citePerson(kit, p);
+  return [`${count}${gaps}: ${alders.map((p) => `Ward ${p.ward ?? '?'}, ${p.name}`).join('; ')}.`];
 };

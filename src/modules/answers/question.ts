@@ -15,6 +15,8 @@ export type Intent =
   | 'chair'
   | 'representative'
   | 'meeting'
+  | 'members'
+  | 'amount'
   | 'matter'
   | 'search';
 
@@ -46,6 +48,11 @@ const recordPattern = /\b([A-Za-z]{1,4}\d{4}-\d{1,10})\b/g;
 const ordinals = '(\\d{1,2})(?:st|nd|rd|th)?';
 const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}\\b`, 'gi'), new RegExp(`\\b${ordinals}\\s+ward\\b`, 'gi')];
 
+/** Words asking an amount of money ("cost the most", "how much… pay", "the biggest"), in lower case. */
+export const amountWords = /\b(cost(s|ly|liest)?|expensive|biggest|largest|paid|pay|pays|paying|payouts?|amounts?|worth|how much|price)\b/;
+/** Words naming the council's members as a whole, in lower case. */
+const membersWords = /\b(alder(men|women|persons|people)|council ?members|members of the (city )?council|wards)\b/;
+
 /** Words of a question about Nay votes ("voted no", "nays"), in lower case. */
 export const asksNays = /\b(voted? (no|nay|against)|nays|no votes)\b/;
 
@@ -69,6 +76,9 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   )
     return 'money';
   if (has(/\b(gave|give|given|giving|donat\w*|donors?|contribut\w*|funders?|funded|fund-?rais\w*|bankroll\w*)\b/)) return 'donors';
+  // "Which settlement cost the most?", "how much did the city pay in settlements?": amounts of matters.
+  if (!hasRecord && has(amountWords) && !has(/\bvot(e|ed|es|ing)\b/) && has(/\b(settle\w*|contracts?|lawsuits?|judgm?ents?|claims?|leases?|grants?|loans?)\b/))
+    return 'amount';
   // "Who voted no the most in 2026?": the alderpersons ranked by their Nay votes.
   if (!hasRecord && has(/\b(most|fewest|least)\b/) && has(asksNays)) return 'record';
   // How someone votes over many roll calls: with the majority, attendance, agreement with another.
@@ -99,6 +109,14 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
       has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/);
     return list && !asksOne && !hasRecord ? 'passed' : 'matter';
   }
+  // "How many alderpersons are there?", "who are the aldermen?": the council's members.
+  if (
+    !hasRecord &&
+    !hasWard &&
+    has(membersWords) &&
+    has(/^\s*(how many|who are|list|name)\b|\b(are there|serve|serving|sit|sits|make up|does (the|chicago'?s?|the city'?s?) (city )?council have)\b/)
+  )
+    return 'members';
   if (hasWard && has(/\b(who|which|represent\w*|alder\w*|ald)\b/)) return 'representative';
   if (has(/\bwhich ward\b|\bwhat ward\b/)) return 'representative';
   if (

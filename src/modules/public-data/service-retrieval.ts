@@ -59,6 +59,17 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
         .limit(5)
         .execute();
     },
+    /** Every alderperson the record holds as serving now, by ward. */
+    currentAlders(): Promise<NamedPerson[]> {
+      return db
+        .selectFrom('people')
+        .select(['id', 'name', 'kind', 'ward', 'current'])
+        .where('kind', '=', 'alderperson')
+        .where('current', '=', true)
+        .orderBy('ward')
+        .orderBy('sort_name')
+        .execute();
+    },
     bodies: (): Promise<BodyRef[]> => r.allBodies(db),
     /** A matter by record number (any letter case) with sponsors, actions and roll calls, or null. */
     async matter(record: string): Promise<MatterDetailOut | null> {

@@ -87,6 +87,18 @@ test('intents', () => {
     ['Who lobbies for Uber?', 'lobbying'],
     ['Who introduced the Solache settlement order?', 'sponsor'],
     ['What is on the agenda for the next council meeting?', 'meeting'],
+    // The council's members, as a whole; a ward's or a committee's are other questions.
+    ['How many alderpersons are there?', 'members'],
+    ['Who are the aldermen?', 'members'],
+    ['How many council members does the City Council have?', 'members'],
+    ['Who are the alderpersons of the 3rd ward?', 'representative'],
+    ['How many aldermen serve on the Committee on Finance?', 'chair'],
+    ['How many aldermen voted against the budget?', 'vote'],
+    // Amounts of matters; a vote on one, or campaign or lobbying money, is not.
+    ['Which settlement cost the most?', 'amount'],
+    ['How much did the city pay in settlements in 2026?', 'amount'],
+    ['How did the council vote on the largest settlement?', 'vote'],
+    ['How much did lobbyists get paid by Uber?', 'lobbying'],
   ];
   for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
 });

@@ -6,7 +6,19 @@
 // cannot answer it, and the answer must cite nothing. Today is 2026-11-20 (./score.ts).
 // To extend: add a case; the sample's facts can be checked on the website's pages of the records.
 
-export type EvalIntent = 'outcome' | 'who-voted' | 'vote-aggregate' | 'sponsor' | 'meeting' | 'chair' | 'money' | 'lobbying' | 'representative' | 'no-answer';
+export type EvalIntent =
+  | 'outcome'
+  | 'who-voted'
+  | 'vote-aggregate'
+  | 'sponsor'
+  | 'meeting'
+  | 'chair'
+  | 'money'
+  | 'lobbying'
+  | 'representative'
+  | 'council'
+  | 'amount'
+  | 'no-answer';
 
 export interface EvalCase {
   q: string;
@@ -810,6 +822,33 @@ export const questions: EvalCase[] = [
     cites: [REILLY, 'lobbyist:lobbyist-18401'],
     may: ['lobbyist:*'],
     facts: ['DAVID E SLOAN', '$26.00'],
+  },
+
+  // The council as a whole: its members counted, and listed when asked who they are.
+  { q: 'How many alderpersons are there?', intent: 'council', cites: [COUNCIL], facts: ['50 alderpersons serving now', '50 wards'] },
+  { q: 'How many aldermen serve on the City Council?', intent: 'council', cites: [COUNCIL], facts: ['50 alderpersons'] },
+  {
+    q: 'Who are the aldermen?',
+    intent: 'council',
+    cites: [COUNCIL, HOPKINS, LA_SPATA, HADDEN],
+    may: ['person:*'],
+    facts: ['Ward 1, Daniel La Spata', 'Ward 2, Brian Hopkins', 'Ward 49, Maria E. Hadden'],
+  },
+
+  // Amounts the record does not hold (a settlement's sum is in its attached order): said, with the
+  // latest voted on and their documents.
+  {
+    q: 'Which settlement cost the most?',
+    intent: 'amount',
+    cites: [DELEON, WILLIAMS, SOLACHE],
+    may: ['matter:*'],
+    facts: ['holds no amounts', 'attached documents', 'Or2026-0028321 Order.pdf', '67 matters'],
+  },
+  {
+    q: 'How much is the ShotSpotter contract worth?',
+    intent: 'amount',
+    cites: [matter('O2024-0011032')],
+    facts: ['holds no amounts', '33–14'],
   },
 
   // Nothing in the record answers these.
