@@ -3,8 +3,10 @@
 // endpoint acknowledges each event, and restores 3 s after each cut. Recording the delivery fails
 // meanwhile; the job waits for the database instead of failing (a failed job runs again and would
 // send the email or the event twice), so the person gets one email and each event once, each
-// delivery shows one attempt, and the email carries the delivery's own Message-ID. Needs
-// DATABASE_URL (CI runs the suite once with it).
+// delivery shows one attempt, and the email carries the delivery's own Message-ID. An outage longer
+// than the job waits sends the email again, once, soon after the database returns (the job's
+// heartbeat), where it used to wait for the job's 15-minute expiry. Needs DATABASE_URL (CI runs
+// the suite once with it).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
@@ -18,7 +20,8 @@ import { accountActor } from '../helpers/actors.ts';
 import { FOLLOWED_MATTER, ingestOptions, startElms } from '../modules/alerts/helpers.ts';
 
 const skip = !process.env.DATABASE_URL && 'needs DATABASE_URL';
-const OUTAGE_MS = 3000;
+/** How long the next cut lasts: a brief outage, or (below) one longer than the job waits. */
+let outageMs = 3000;
 
 let elms: Awaited<ReturnType<typeof startElms>>;
 let mail: SmtpReceiver;
@@ -32,7 +35,7 @@ let cuts = 0;
 function cutNow(): void {
   cuts++;
   link.cut();
-  setTimeout(() => link.restore(), OUTAGE_MS).unref();
+  setTimeout(() => link.restore(), outageMs).unref();
 }
 
 before(async () => {
@@ -142,4 +145,58 @@ test('a webhook event acknowledged while the database is lost is recorded once i
     [['evt_outage', true]],
   );
   assert.equal(cuts, before + 1, 'the database was cut as the event was acknowledged');
+});
+
+test('an alert whose sending could not be recorded for longer than the job waits is sent again, once, with the same Message-ID, soon after the database returns', {
+  skip,
+}, async () => {
+  const { ctx } = service;
+  // A delivery like the first, queued a while ago: the next scan sends its job.
+  const first = await ctx.db.selectFrom('alert_deliveries').selectAll().executeTakeFirstOrThrow();
+  const id = crypto.randomUUID();
+  await ctx.db
+    .insertInto('alert_deliveries')
+    .values({
+      id,
+      subscription_id: first.subscription_id,
+      follow_id: first.follow_id,
+      account_id: first.account_id,
+      channel: 'email',
+      frequency: first.frequency,
+      items: JSON.stringify(first.items),
+      status: 'queued',
+      created_at: new Date(Date.now() - 600_000),
+    })
+    .execute();
+  // Longer than the after-effect's wait (about 30 s): the job fails while the database is out, so
+  // pg-boss cannot record its end either, and the job stays active with no one running it.
+  outageMs = 40_000;
+  const before = cuts;
+  await ctx.services.alerts.scan();
+  const messageId = alertMessageId(id, 'http://council.test');
+  const sent = () => mail.messages.filter((m) => m.messageId === messageId);
+  await until('the relay accepted the alert', async () => (sent().length >= 1 ? true : undefined));
+  outageMs = 3000;
+  // Its heartbeat stops, so it runs again within a minute or two of the database's return, not at
+  // its expiry (15 minutes); the rerun finds the delivery still queued and sends it again.
+  const delivery = await until(
+    'the delivery is recorded as sent',
+    async () => {
+      try {
+        const row = await ctx.db.selectFrom('alert_deliveries').select(['status', 'attempts']).where('id', '=', id).executeTakeFirst();
+        return row?.status === 'sent' ? row : undefined;
+      } catch {
+        return undefined; // the database is still out
+      }
+    },
+    240,
+  );
+  assert.equal(delivery.attempts, 1, 'only the attempt recorded after the return counts');
+  await until('the email job completed', async () => {
+    const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'alerts.email' and id::text = ${id}`.execute(ctx.db);
+    return rows[0]?.state === 'completed' ? true : undefined;
+  });
+  // At least once: sent twice, each the same message a receiver can tell as a copy.
+  assert.equal(sent().length, 2);
+  assert.equal(cuts, before + 2, 'the first sending was cut off for 40 s, the second briefly');
 });

@@ -44,7 +44,10 @@ export interface DeliveryDeps {
 export function createDelivery(deps: DeliveryDeps) {
   const { db, clock, jobs, settings } = deps;
   const emailRetry = { limit: settings.retry.limit, delaySeconds: settings.retry.delaySeconds, backoff: true, maxDelaySeconds: 6 * 3600 };
-  const emailKind: JobKind<{ deliveryId: string }> = defineJob('alerts.email', { retry: emailRetry, keepSeconds: 14 * 86_400 });
+  // The heartbeat: a job whose end could not be recorded (the database lost past the after-effect's
+  // wait, so pg-boss could not mark it failed either) stays active; without a heartbeat it would run
+  // again only at its expiry (15 minutes), with one within about a minute of the database's return.
+  const emailKind: JobKind<{ deliveryId: string }> = defineJob('alerts.email', { retry: emailRetry, keepSeconds: 14 * 86_400, heartbeatSeconds: 30 });
   const digestSchedules = { daily: settings.dailyCron, weekly: settings.weeklyCron };
 
   /** Sends the jobs of these deliveries (a delivery's id is its job's id, so sending twice is harmless). */
