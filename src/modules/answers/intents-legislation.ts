@@ -45,10 +45,12 @@ const generalWords =
  * (`margin`: "which votes were closest in 2026?"), or all of them, latest first ("what did the
  * council vote on in September 2026?", "how many roll calls were there in 2025?").
  */
-function rollCallListing(kit: Kit): 'margin' | 'latest' | null {
+function rollCallListing(kit: Kit): 'margin' | 'latest' | 'unanimous' | null {
   const text = kit.q.text.toLowerCase();
   if (!topicTerms(kit).every((t) => closestWords.test(t) || generalWords.test(t))) return null;
   if (closestWords.test(text)) return 'margin';
+  // "How many votes were unanimous in 2026?": the period's roll calls with no vote on the other side.
+  if (/\bunanim/.test(text)) return 'unanimous';
   return kit.q.range || /\bhow many\b/.test(text) ? 'latest' : null;
 }
 
@@ -56,9 +58,17 @@ function rollCallListing(kit: Kit): 'margin' | 'latest' | null {
 const LISTED = 5;
 
 /** The period's roll calls (the closest, or the latest), each with its matter, cited; and how many there were. */
-async function rollCallsListed(kit: Kit, order: 'margin' | 'latest'): Promise<string[]> {
+async function rollCallsListed(kit: Kit, order: 'margin' | 'latest' | 'unanimous'): Promise<string[]> {
   const rows = await kit.retrieval.rollCallsIn(kit.q.range ?? {}, order, LISTED);
-  if (rows.length === 0) return [`The record holds no roll call with Yea or Nay votes${within(kit)}.`];
+  if (rows.length === 0) {
+    if (order !== 'unanimous') return [`The record holds no roll call with Yea or Nay votes${within(kit)}.`];
+    const all = (await kit.retrieval.rollCallsIn(kit.q.range ?? {}, 'latest', 1))[0]?.total ?? 0;
+    return [
+      all
+        ? `None of the ${all} roll call${all === 1 ? '' : 's'} with Yea or Nay votes${within(kit)} in the record was unanimous.`
+        : `The record holds no roll call with Yea or Nay votes${within(kit)}.`,
+    ];
+  }
   const items = rows.map((r) => {
     const about = r.record_number ?? 'a matter';
     if (r.record_number && r.title && r.type)
@@ -72,6 +82,12 @@ async function rollCallsListed(kit: Kit, order: 'margin' | 'latest'): Promise<st
   const total = rows[0]!.total;
   const count = `The record holds ${total} roll call${total === 1 ? '' : 's'} with Yea or Nay votes${within(kit)}`;
   if (order === 'margin') return [`${count}. The closest, by the margin between Yea and Nay: ${items.join('; ')}.`];
+  if (order === 'unanimous') {
+    const all = rows[0]!.all_total;
+    return [
+      `Of the ${all} roll call${all === 1 ? '' : 's'} with Yea or Nay votes${within(kit)} in the record, ${total} ${total === 1 ? 'was' : 'were'} unanimous (no vote on the other side)${total > rows.length ? `; the latest ${rows.length}` : ''}: ${items.join('; ')}.`,
+    ];
+  }
   return [`${count}${total > rows.length ? `; the latest ${rows.length}` : ''}: ${items.join('; ')}.`];
 }
 

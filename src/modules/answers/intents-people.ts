@@ -162,11 +162,14 @@ export const representative: Composer = async (kit) => {
 /** Who the people named are, with an alderperson's latest votes. */
 export const profile: Composer = async (kit) => {
   const out: string[] = [];
-  for (const p of kit.named.people.slice(0, 3)) {
-    citePerson(kit, p);
+  const people = kit.named.people.slice(0, 3);
+  const since = await kit.retrieval.firstTerms(people.filter((p) => p.kind === 'alderperson').map((p) => p.id));
+  for (const p of people) {
+    const started = since.get(p.id);
+    citePerson(kit, p, started ? [`First term for a ward from ${started}.`] : []);
     const role =
       p.kind === 'alderperson'
-        ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}`
+        ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}${started ? `, ${p.current ? 'serving since' : 'first in office from'} ${started}` : ''}`
         : p.kind === 'lobbyist'
           ? 'a registered lobbyist'
           : 'a City official';
@@ -189,7 +192,30 @@ export const members: Composer = async (kit) => {
   const count = `The record holds ${alders.length} alderperson${alders.length === 1 ? '' : 's'} serving now${council ? ` on the ${council.name}` : ''}, one elected from each of Chicago's 50 wards`;
   const gaps = vacant.length ? `; it holds none for Ward${vacant.length === 1 ? '' : 's'} ${joinList(vacant.map(String))}` : '';
   if (council) citeBody(kit, council, [`${alders.length} alderpersons serving now.`]);
+  if (/\b(longest|senior|newest|most recently|least|shortest)\b/i.test(kit.q.text)) return seniority(kit, alders);
   if (!/^\s*(who|list|name)\b/i.test(kit.q.text)) return [`${count}${gaps}.`];
   for (const p of alders) citePerson(kit, p);
   return [`${count}${gaps}: ${alders.map((p) => `Ward ${p.ward ?? '?'}, ${p.name}`).join('; ')}.`];
 };
+
+/** At most this many alderpersons are named by seniority. */
+const SENIORITY_LISTED = 5;
+
+/**
+ * "Who is the longest serving alderman?" (or the newest): the alderpersons serving now, ranked by
+ * the start of their first term for a ward, as the record holds their terms.
+ */
+function seniority(kit: Kit, alders: readonly (NamedPerson & { since: string | null })[]): string[] {
+  const dated = alders.filter((p): p is NamedPerson & { since: string } => p.since !== null);
+  if (dated.length === 0)
+    return [`The record holds no term of office for the ${alders.length} alderpersons serving now, so it cannot tell who has served longest.`];
+  const newest = /\b(newest|most recently|least|shortest)\b/i.test(kit.q.text);
+  const ranked = [...dated].sort((a, b) => (newest ? b.since.localeCompare(a.since) : a.since.localeCompare(b.since)) || a.name.localeCompare(b.name));
+  const listed = ranked.slice(0, SENIORITY_LISTED);
+  for (const p of listed) citePerson(kit, p, [`Serving since ${p.since} (the start of their first term in the record).`]);
+  const [first, ...next] = listed.map((p) => `${personLabel(p)}, since ${p.since}`);
+  const undated = alders.length - dated.length;
+  return [
+    `Of the ${alders.length} alderpersons serving now, ${newest ? 'the newest' : 'the longest serving'} is ${first}, by the start of their first term in the record${next.length ? `; then ${next.join('; ')}` : ''}.${undated ? ` The record holds no term for ${undated} of them.` : ''}`,
+  ];
+}

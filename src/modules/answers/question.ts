@@ -50,6 +50,9 @@ const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}
 
 /** Words asking an amount of money ("cost the most", "how much… pay", "the biggest"), in lower case. */
 export const amountWords = /\b(cost(s|ly|liest)?|expensive|biggest|largest|paid|pay|pays|paying|payouts?|amounts?|worth|how much|price)\b/;
+/** Words asking who has served longest or shortest ("the longest serving alderman", "the newest"), in lower case. */
+const seniorityWords =
+  /\b(longest|most senior|senior-?most|newest|most recently (elected|appointed|sworn)|served the longest|serving the longest|(been|served|serving) (the )?(longest|least|shortest))\b/;
 /** Words naming the council's members as a whole, in lower case. */
 const membersWords = /\b(alder(men|women|persons|people)|council ?members|members of the (city )?council|wards)\b/;
 
@@ -109,7 +112,9 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
       has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/);
     return list && !asksOne && !hasRecord ? 'passed' : 'matter';
   }
-  // "How many alderpersons are there?", "who are the aldermen?": the council's members.
+  // "How many alderpersons are there?", "who are the aldermen?", "who is the longest serving
+  // alderman?": the council's members.
+  if (!hasRecord && !hasWard && has(/\b(alder\w*|council ?members?)\b/) && has(seniorityWords)) return 'members';
   if (
     !hasRecord &&
     !hasWard &&

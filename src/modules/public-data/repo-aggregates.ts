@@ -251,7 +251,7 @@ export async function introducedIn(db: Db, range: Range, types: readonly string[
  * matter and body and how many there are in all: the latest first, or (`margin`) those decided by
  * the fewest votes (|Yea − Nay|, then the latest): what "which votes were closest in 2026?" ranks.
  */
-export async function rollCallsIn(db: Db, range: Range, order: 'latest' | 'margin', limit: number) {
+export async function rollCallsIn(db: Db, range: Range, order: 'latest' | 'margin' | 'unanimous', limit: number) {
   const { rows } = await sql<{
     id: string;
     date: string;
@@ -263,11 +263,13 @@ export async function rollCallsIn(db: Db, range: Range, order: 'latest' | 'margi
     type: string | null;
     body_name: string | null;
     total: number;
+    all_total: number;
   }>`
     select r.id, r.date::text as date, r.action_name, r.yea, r.nay, m.record_number, m.title, m.type, b.name as body_name,
-      count(*) over ()::int as total
+      count(*) over ()::int as total,
+      ${order === 'unanimous' ? sql`(select count(*) from roll_calls a where a.yea + a.nay > 0 ${within('a.date', range)})::int` : sql`count(*) over ()::int`} as all_total
     from roll_calls r left join matters m on m.id = r.matter_id left join bodies b on b.id = r.body_id
-    where r.yea + r.nay > 0 ${within('r.date', range)}
+    where r.yea + r.nay > 0 ${within('r.date', range)} ${order === 'unanimous' ? sql`and (r.yea = 0 or r.nay = 0)` : sql``}
     order by ${order === 'margin' ? sql`abs(r.yea - r.nay),` : sql``} r.date desc, r.id limit ${limit}`.execute(db);
   return rows;
 }

@@ -2,6 +2,7 @@
 // people ask need (names, wards, committees, a body's last sitting, votes, contributors, lobbying
 // contacts) and ranked passages across every kind of record. Everything returned is public: the
 // same people kinds as the public routes, and testimony only where given in a public capacity.
+import { sql } from 'kysely';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import * as agg from './repo-aggregates.ts';
 import * as r from './repo-retrieval.ts';
@@ -59,16 +60,31 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
         .limit(5)
         .execute();
     },
-    /** Every alderperson the record holds as serving now, by ward. */
-    currentAlders(): Promise<NamedPerson[]> {
+    /** Every alderperson the record holds as serving now, by ward, with the start of their first term for a ward (null if none is recorded). */
+    currentAlders(): Promise<(NamedPerson & { since: string | null })[]> {
       return db
-        .selectFrom('people')
-        .select(['id', 'name', 'kind', 'ward', 'current'])
-        .where('kind', '=', 'alderperson')
-        .where('current', '=', true)
-        .orderBy('ward')
-        .orderBy('sort_name')
+        .selectFrom('people as p')
+        .select(['p.id', 'p.name', 'p.kind', 'p.ward', 'p.current'])
+        .select(sql<string | null>`(select min(t.start_date)::text from person_terms t where t.person_id = p.id and t.ward is not null)`.as('since'))
+        .where('p.kind', '=', 'alderperson')
+        .where('p.current', '=', true)
+        .orderBy('p.ward')
+        .orderBy('p.sort_name')
         .execute();
+    },
+    /** The start of each person's first term for a ward, where the record holds one. */
+    async firstTerms(personIds: readonly string[]): Promise<Map<string, string>> {
+      if (personIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('person_terms')
+        .select(['person_id'])
+        .select(sql<string>`min(start_date)::text`.as('since'))
+        .where('person_id', 'in', [...personIds])
+        .where('ward', 'is not', null)
+        .where('start_date', 'is not', null)
+        .groupBy('person_id')
+        .execute();
+      return new Map(rows.map((row) => [row.person_id, row.since]));
     },
     bodies: (): Promise<BodyRef[]> => r.allBodies(db),
     /** A matter by record number (any letter case) with sponsors, actions and roll calls, or null. */
@@ -122,7 +138,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     mostAlike: (personId: string) => mostAlike(db, personId, ALIKE_LIMIT, ALIKE_MIN),
     sponsorRanking: (range: DayRange, types: readonly string[], limit: number) => agg.sponsorRanking(db, range, types, limit),
     introducedIn: (range: DayRange, types: readonly string[], limit: number) => agg.introducedIn(db, range, types, limit),
-    rollCallsIn: (range: DayRange, order: 'latest' | 'margin', limit: number) => agg.rollCallsIn(db, range, order, limit),
+    rollCallsIn: (range: DayRange, order: 'latest' | 'margin' | 'unanimous', limit: number) => agg.rollCallsIn(db, range, order, limit),
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),

@@ -94,6 +94,10 @@ test('intents', () => {
     ['Who are the alderpersons of the 3rd ward?', 'representative'],
     ['How many aldermen serve on the Committee on Finance?', 'chair'],
     ['How many aldermen voted against the budget?', 'vote'],
+    ['Who is the longest serving alderman?', 'members'],
+    ['Who is the newest alderperson?', 'members'],
+    ['Who has served longest on the Committee on Finance?', 'chair'],
+    ['How many votes were unanimous in 2026?', 'vote'],
     // Amounts of matters; a vote on one, or campaign or lobbying money, is not.
     ['Which settlement cost the most?', 'amount'],
     ['How much did the city pay in settlements in 2026?', 'amount'],

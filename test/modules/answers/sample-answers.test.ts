@@ -129,7 +129,7 @@ const cases: Case[] = [
     says: /Lobbyists reported gifts to Ald\. Walter R\. Burnett \(Ward 27\): .*\d gifts?, \$[\d,.]+/,
   },
   { q: 'Who represents the 25th ward?', cites: [SIGCHO_LOPEZ], says: /^Ald\. Byron Sigcho-Lopez represents Ward 25\.$/ },
-  { q: 'Who is Pat Dowell?', cites: [DOWELL], says: /Pat Dowell is the alderperson of Ward 3\./ },
+  { q: 'Who is Pat Dowell?', cites: [DOWELL], says: /Pat Dowell is the alderperson of Ward 3, serving since 2007-05-21\./ },
   {
     q: 'When did the Committee on Finance last meet?',
     cites: [FINANCE, 'meeting:B4FDE714-C953-EE11-BE6E-001DD80974AF'],

@@ -34,6 +34,8 @@ const matter = (record: string) => `matter:${record}`;
 const rollCall = (id: string) => `roll_call:${id}:1:roll-call`;
 
 const HOPKINS = person('B160E94E-FB88-EC11-8D20-001DD804FD38');
+const BEALE = person('AC394D1C-F988-EC11-8D20-001DD804FD38');
+const MITTS = person('970B1AB5-FA88-EC11-8D20-001DD804FD38');
 const REILLY = person('DE5B6D97-FC72-EC11-8F8E-001DD804F74D');
 const SIGCHO_LOPEZ = person('9F0FC064-F988-EC11-8D20-001DD804FD38');
 const LA_SPATA = person('41A0E156-F788-EC11-8D20-001DD804FD38');
@@ -834,6 +836,23 @@ export const questions: EvalCase[] = [
     may: ['person:*'],
     facts: ['Ward 1, Daniel La Spata', 'Ward 2, Brian Hopkins', 'Ward 49, Maria E. Hadden'],
   },
+
+  {
+    q: 'Who is the longest serving alderman?',
+    intent: 'council',
+    cites: [BEALE, MITTS],
+    may: [COUNCIL, 'person:*'],
+    facts: ['Anthony Beale (Ward 9), since 1999-05-03', 'Emma Mitts (Ward 37), since 2000-01-12'],
+  },
+  { q: 'Who is Ald. Hopkins?', intent: 'representative', cites: [HOPKINS], facts: ['Ward 2', 'serving since 2015-05-18'] },
+  // The bundled roll calls are all contested but one (the 2025 levy's backup, voted down 0–50).
+  {
+    q: 'How many roll calls were unanimous?',
+    intent: 'vote-aggregate',
+    cites: [matter('O2024-0013679'), rollCall('03A50492-CE96-EF11-AC21-001DD804C7AB')],
+    facts: ['Of the 224 roll calls', '1 was unanimous', 'failed 0–50'],
+  },
+  { q: 'How many votes were unanimous in 2026?', intent: 'vote-aggregate', cites: [], facts: ['None of the 49 roll calls'], none: true },
 
   // Amounts the record does not hold (a settlement's sum is in its attached order): said, with the
   // latest voted on and their documents.
