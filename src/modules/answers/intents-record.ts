@@ -3,10 +3,11 @@
 // from the roll calls in the record and cites the people (whose pages show their voting record)
 // and, for agreement, the roll calls on which the two split.
 import type { Composer, Kit } from './kit.ts';
-import { citeBody, citePerson } from './kit.ts';
+import { citeBody, citePerson, topicTerms, wordsNeeded } from './kit.ts';
 import { peopleMeant } from './intents-people.ts';
 import { asksNays } from './question.ts';
 import { joinList, personLabel } from './records.ts';
+import { searchedAs } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
@@ -84,6 +85,10 @@ function measureOf(text: string): Measure | null {
   return null;
 }
 
+/** Words of a ranking's measure ("missed", "the majority", "least often"), not of a subject. */
+const rankingWords =
+  /^(miss|missed|misses|missing|best|worst|attendance|attend\w*|majority|minority|least|less|often|most|fewest|lowest|highest|absent\w*|absences?|skip\w*|dissent\w*|outvoted|lone|losing|winning|side|rarely|seldom|never|always|times|record|nays?|votes?|voted|voting|roll|calls?|council|city|alder\w*|members?|ever|every|all|any)$/;
+
 /** At most this many alderpersons are named in a ranking. */
 const RANKED = 5;
 
@@ -94,8 +99,14 @@ const RANKED = 5;
 async function ranking(kit: Kit): Promise<string[] | null> {
   const measure = measureOf(kit.q.text);
   if (!measure) return null;
-  const rows = await kit.retrieval.votingRecords(kit.q.range ?? {});
-  if (rows.length === 0) return [`The record holds no roll-call votes by alderpersons${within(kit)}.`];
+  // "Who voted against the most settlements?": the roll calls on matters about the subject alone.
+  // A committee's words are a subject here unless the question says "committee".
+  const subject = topicTerms(kit, { bodies: kit.q.words.has('committee') }).filter((t) => !rankingWords.test(t));
+  const terms = searchedAs(subject);
+  const about = terms.length ? { words: terms, k: wordsNeeded(terms.length) } : null;
+  const rows = await kit.retrieval.votingRecords(kit.q.range ?? {}, about);
+  const on = subject.length ? ` on matters about “${subject.join(' ')}”` : '';
+  if (rows.length === 0) return [`The record holds no roll-call votes by alderpersons${on}${within(kit)}.`];
   const first = rows.reduce((a, r) => (r.first && r.first < a ? r.first : a), rows[0]!.first ?? '');
   const last = rows.reduce((a, r) => (r.last && r.last > a ? r.last : a), rows[0]!.last ?? '');
   const span = first === last ? `on ${first}` : `from ${first} to ${last}`;
@@ -118,7 +129,7 @@ async function ranking(kit: Kit): Promise<string[] | null> {
     ]);
   /** "A: …; B: …; and C: …" (each entry holds commas of its own). */
   const entries = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}`);
-  const among = `among the ${rows.length} alderpersons with roll-call votes in the record${within(kit)} (${span})`;
+  const among = `among the ${rows.length} alderpersons with roll-call votes${on} in the record${within(kit)} (${span})`;
   if (measure === 'missed' || measure === 'attended') {
     const perfect = ranked.filter((r) => r.absent === 0);
     if (measure === 'missed') {
@@ -133,7 +144,7 @@ async function ranking(kit: Kit): Promise<string[] | null> {
       for (const r of shown) cite(r);
       const more = perfect.length > shown.length ? `, and ${perfect.length - shown.length} more` : '';
       return [
-        `${perfect.length} of the ${rows.length} alderpersons with roll-call votes in the record${within(kit)} (${span}) voted on every roll call recorded for them: ${entries(shown.map((r) => `${who(r)}, ${r.total} of ${r.total}`))}${more}.`,
+        `${perfect.length} of the ${rows.length} alderpersons with roll-call votes${on} in the record${within(kit)} (${span}) voted on every roll call recorded for them: ${entries(shown.map((r) => `${who(r)}, ${r.total} of ${r.total}`))}${more}.`,
       ];
     }
     const best = ranked.slice(0, RANKED);

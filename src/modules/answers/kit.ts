@@ -33,9 +33,14 @@ export type Composer = (kit: Kit) => Promise<string[] | null>;
 /** At most this many words are searched for: the last ones, where a question names its subject. */
 const MAX_TERMS = 8;
 
-/** The question's search words less the names it was found to name (people, bodies). */
-export function topicTerms(kit: Kit): string[] {
-  const named = new Set([...kit.named.people.map((p) => p.name), ...kit.named.bodies.map((b) => b.name)].flatMap(tokens));
+/**
+ * The question's search words less the names it was found to name (people, and bodies unless
+ * `bodies` is false: "who voted no the most on zoning?" names a past Committee on Zoning, but
+ * asks about zoning).
+ */
+export function topicTerms(kit: Kit, options: { bodies?: boolean } = {}): string[] {
+  const bodies = options.bodies === false ? [] : kit.named.bodies;
+  const named = new Set([...kit.named.people.map((p) => p.name), ...bodies.map((b) => b.name)].flatMap(tokens));
   const given = kit.named.people.flatMap((p) => nameParts(p.name).given);
   // A nickname the question used for someone named ("Jim" for James) is part of the name too.
   return kit.q.terms.filter((t) => !named.has(t) && !given.some((g) => sameGivenName(g, t))).slice(-MAX_TERMS);

@@ -84,6 +84,8 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
     return 'amount';
   // "Who voted no the most in 2026?": the alderpersons ranked by their Nay votes.
   if (!hasRecord && has(/\b(most|fewest|least)\b/) && has(asksNays)) return 'record';
+  // "Who dissents most often?", "who skipped the most roll calls?": the same rankings.
+  if (!hasRecord && has(/\b(most|fewest|least|often)\b/) && has(/\b(dissent\w*|skip(s|ped|ping)?|outvoted)\b/)) return 'record';
   // How someone votes over many roll calls: with the majority, attendance, agreement with another.
   if (
     !hasRecord &&

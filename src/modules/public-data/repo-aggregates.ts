@@ -4,6 +4,7 @@
 // database (what the record can and cannot tell), and committee chairs.
 import { sql } from 'kysely';
 import { recordColumns, type VotingRecordRow } from './repo-record.ts';
+import { holdsWords } from './repo-retrieval.ts';
 import type { Db } from './repo-sql.ts';
 
 export interface Range {
@@ -181,13 +182,15 @@ export interface RankedVotingRecord extends VotingRecordRow {
 /**
  * Every alderperson's roll calls in the range, counted as their page counts them (repo-record.ts
  * `recordColumns`), for the people who cast any vote in it: what "who missed the most votes in
- * 2026" ranks. One grouped pass over the range's votes.
+ * 2026" ranks. One grouped pass over the range's votes; with `about`, only the roll calls on
+ * matters holding `k` of those words ("who voted against the most settlements?").
  */
-export async function votingRecordsIn(db: Db, range: Range): Promise<RankedVotingRecord[]> {
+export async function votingRecordsIn(db: Db, range: Range, about: { words: readonly string[]; k: number } | null = null): Promise<RankedVotingRecord[]> {
+  const onMatters = about ? sql`and r.matter_id in (select m.id from matters m where ${holdsWords('m.search', about.words, about.k)})` : sql``;
   const { rows } = await sql<RankedVotingRecord>`
     select v.person_id, p.name, p.ward, ${recordColumns}
     from votes v join roll_calls r on r.id = v.roll_call_id join people p on p.id = v.person_id
-    where p.kind = 'alderperson' ${within('r.date', range)}
+    where p.kind = 'alderperson' ${within('r.date', range)} ${onMatters}
     group by v.person_id, p.name, p.ward, p.sort_name
     order by p.sort_name, v.person_id`.execute(db);
   return rows;

@@ -44,6 +44,12 @@ function atLeast(terms: readonly string[], k: number): RawBuilder<unknown> {
   return sql`(to_tsquery('english', ${q}) || to_tsquery('simple', ${q}))`;
 }
 
+/** That a row's search vector holds at least `k` of the topical words (and groups); true when there are none. */
+export function holdsWords(searchRef: string, terms: readonly string[], k: number): RawBuilder<boolean> {
+  const w = topicWords(terms);
+  return w.length ? sql<boolean>`${sql.ref(searchRef)} @@ ${atLeast(w, k)}` : sql<boolean>`true`;
+}
+
 /** How many of the words a row's search vector holds: the passage's coverage of the question. */
 function matched(searchRef: string, terms: readonly string[]): RawBuilder<number> {
   return sql<number>`(select count(*)::int from unnest(${[...terms]}::text[]) as question_word(w)

@@ -131,7 +131,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     lobbyistMoneyByRecipient: (range: DayRange, limit: number) => agg.lobbyistMoneyByRecipient(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
-    votingRecords: (range: DayRange) => agg.votingRecordsIn(db, range),
+    votingRecords: (range: DayRange, about: { words: readonly string[]; k: number } | null = null) => agg.votingRecordsIn(db, range, about),
     /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */
     wardAt: (lat: number, lon: number): number | null => wardAt(lat, lon),
     /** Who votes most like the person, as the person's page ranks them (over the whole record). */

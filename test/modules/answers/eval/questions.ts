@@ -36,6 +36,7 @@ const rollCall = (id: string) => `roll_call:${id}:1:roll-call`;
 const HOPKINS = person('B160E94E-FB88-EC11-8D20-001DD804FD38');
 const BEALE = person('AC394D1C-F988-EC11-8D20-001DD804FD38');
 const MITTS = person('970B1AB5-FA88-EC11-8D20-001DD804FD38');
+const QUINN = person('97A2C337-FC88-EC11-8D20-001DD804FD38');
 const REILLY = person('DE5B6D97-FC72-EC11-8F8E-001DD804F74D');
 const SIGCHO_LOPEZ = person('9F0FC064-F988-EC11-8D20-001DD804FD38');
 const LA_SPATA = person('41A0E156-F788-EC11-8D20-001DD804FD38');
@@ -845,6 +846,22 @@ export const questions: EvalCase[] = [
     facts: ['Anthony Beale (Ward 9), since 1999-05-03', 'Emma Mitts (Ward 37), since 2000-01-12'],
   },
   { q: 'Who is Ald. Hopkins?', intent: 'representative', cites: [HOPKINS], facts: ['Ward 2', 'serving since 2015-05-18'] },
+  // A ranking about a subject counts the roll calls on matters about it alone.
+  {
+    q: 'Which alderman voted against the most settlements?',
+    intent: 'vote-aggregate',
+    cites: [LOPEZ, QUINN],
+    may: ['person:*'],
+    facts: ['on matters about “settlements”', 'Nay on 38 of 58 roll calls', 'Nay on 37 of 58'],
+  },
+  {
+    q: 'Who voted no the most on zoning?',
+    intent: 'vote-aggregate',
+    cites: [BEALE, DOWELL],
+    may: ['person:*'],
+    facts: ['on matters about “zoning”', 'Nay on 22 of 30 roll calls'],
+  },
+  { q: 'Who skipped the most roll calls this year?', intent: 'vote-aggregate', cites: [TAYLOR], may: ['person:*'], facts: ['9 of 49'] },
   // The bundled roll calls are all contested but one (the 2025 levy's backup, voted down 0–50).
   {
     q: 'How many roll calls were unanimous?',
