@@ -136,6 +136,7 @@ export async function topContributorsOverall(kit: Kit): Promise<string[]> {
 export async function lobbyingTotals(kit: Kit): Promise<string[] | null> {
   const extents = await kit.retrieval.extents();
   const giving = asked(kit, /\b(contribut\w*|gave|give|donat\w*|political)\b/);
+  if (!giving && asked(kit, lobbiedWords)) return contactsRanked(kit, extents);
   const extent = giving ? extents.contributions : extents.compensation;
   const what = giving ? "lobbyists' reported political contributions" : "lobbyists' compensation reports";
   const outside = outsideRecord(kit, extent, what);
@@ -218,6 +219,34 @@ function cite(kit: Kit, l: Awaited<ReturnType<Kit['retrieval']['lobbyistCompensa
       `${l.name}'s registrations reported ${dollars(l.total)} in compensation ${from}${within(kit)} (${plural(l.reports, 'report')}).`,
     ]);
   return `${l.name} (${dollars(l.total)}${l.clients > 1 ? `, ${plural(l.clients, 'client')}` : ''})`;
+}
+
+/** "Which alderman was lobbied the most?", "which officials did lobbyists contact most?", "which ward gets the most lobbying?". */
+const lobbiedWords =
+  /\b(was|were|been|being|got|get|gets) (lobbied|contacted)\b|\bcontacted (the )?most\b|\bmost (often )?(lobbied|contacted)\b|\blobbyists? (contact|contacted|met|meet|reach|reached|target|targeted)\b|\b(did|do|does) lobbyists (contact|meet|reach|target)\b|\bwards? (gets?|got|receives?|sees?) (the )?most lobbying\b/;
+
+/** The officials lobbyists' activity reports name as contacted, ranked; what the record holds when it holds no such report. */
+async function contactsRanked(kit: Kit, extents: Awaited<ReturnType<Kit['retrieval']['extents']>>): Promise<string[]> {
+  const reports = "lobbyists' activity reports naming an official contacted";
+  if (extents.contacts.count === 0) {
+    const held = extents.contributions.count
+      ? ` It holds lobbyists' reported political contributions to officials (ask which officials lobbyists gave the most).`
+      : '';
+    return [`The record holds no ${reports}, so it cannot tell who was lobbied the most.${held}`];
+  }
+  const outside = outsideRecord(kit, extents.contacts, reports);
+  if (outside) return [outside];
+  const top = await kit.retrieval.lobbyingContactsByOfficial(range(kit), 5);
+  if (top.length === 0) return [`No lobbyist's activity report names an official contacted${within(kit)}.`];
+  const list = top.map((r) => {
+    const who = personLabel(r);
+    const detail = `${plural(r.reports, 'activity report')} by ${plural(r.lobbyists, 'lobbyist')} for ${plural(r.clients, 'client')}`;
+    citePerson(kit, { id: r.person_id, name: r.name, kind: r.kind as NamedPerson['kind'], ward: r.ward }, [`Named as contacted in ${detail}${within(kit)}.`]);
+    return `${who} (${detail})`;
+  });
+  const out = [`The officials lobbyists' activity reports name as contacted most often${within(kit)}: ${joinList(list)}.`];
+  if (!kit.q.range) out.push(coverage(extents.contacts, reports));
+  return out;
 }
 
 /** Words of the question that ask an amount, not its subject. */

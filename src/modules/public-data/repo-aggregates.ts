@@ -24,14 +24,21 @@ export interface Extent {
 }
 
 /** The first and last day, and how many records, of each dated source. */
-export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'rollCalls', Extent>> {
+export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'contacts' | 'rollCalls', Extent>> {
   const { rows } = await sql<{ source: string } & Extent>`
     select 'receipts' as source, min(received_date)::text as first, max(received_date)::text as last, count(*)::int as count from receipts
     union all select 'compensation', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_compensation
     union all select 'contributions', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_contributions
+    union all select 'contacts', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_activity where official_person_id is not null
     union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls`.execute(db);
   const of = (s: string) => rows.find((r) => r.source === s) ?? { first: null, last: null, count: 0 };
-  return { receipts: of('receipts'), compensation: of('compensation'), contributions: of('contributions'), rollCalls: of('rollCalls') };
+  return {
+    receipts: of('receipts'),
+    compensation: of('compensation'),
+    contributions: of('contributions'),
+    contacts: of('contacts'),
+    rollCalls: of('rollCalls'),
+  };
 }
 
 /** Whether the record lists any sponsor at all (a source may give none: then it cannot tell who sponsored what). */
@@ -160,6 +167,17 @@ export async function lobbyistMoneyByRecipient(db: Db, range: Range, limit: numb
       count(distinct c.lobbyist_id)::int as lobbyists
     from lobbying_contributions c join people p on p.id = c.recipient_person_id where true ${periodWithin(range)}
     group by c.recipient_person_id, p.name, p.kind, p.ward order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** The officials lobbyists' activity reports name as contacted in the range, most reports first. */
+export async function lobbyingContactsByOfficial(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ person_id: string; name: string; kind: string; ward: number | null; reports: number; lobbyists: number; clients: number }>`
+    select a.official_person_id as person_id, p.name, p.kind, p.ward, count(*)::int as reports,
+      count(distinct a.lobbyist_id)::int as lobbyists, count(distinct a.client_id)::int as clients
+    from lobbying_activity a join people p on p.id = a.official_person_id
+    where true ${within('a.period_end', { from: range.from })} ${within('a.period_start', { to: range.to })}
+    group by a.official_person_id, p.name, p.kind, p.ward order by count(*) desc, p.name limit ${limit}`.execute(db);
   return rows;
 }
 

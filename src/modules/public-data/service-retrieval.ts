@@ -130,6 +130,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     clientsNamed: (words: readonly string[], limit: number) => agg.clientsNamed(db, words, limit),
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     lobbyistMoneyByRecipient: (range: DayRange, limit: number) => agg.lobbyistMoneyByRecipient(db, range, limit),
+    lobbyingContactsByOfficial: (range: DayRange, limit: number) => agg.lobbyingContactsByOfficial(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange, about: { words: readonly string[]; k: number } | null = null) => agg.votingRecordsIn(db, range, about),
     /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { NOTHING_FOUND } from '../../../src/modules/answers/index.ts';
 import { startTestContext, type TestContext } from '../../helpers/context.ts';
-import { COUNCIL_ID, type Seeded, seedPublicData } from '../../helpers/seed.ts';
+import { COUNCIL_ID, LOBBYIST_ID, type Seeded, seedPublicData } from '../../helpers/seed.ts';
 import { answerKey, ask } from './helpers.ts';
 
 let t: TestContext;
@@ -142,5 +142,51 @@ test('who sponsored the most: the alderpersons ranked by the matters they sponso
     assert.deepEqual(cited.sort(), [a!, b!, c!].map((p) => `person:${p.id}`).sort());
   } finally {
     await t.ctx.db.deleteFrom('matter_sponsors').execute();
+  }
+});
+
+test('which alderperson was lobbied the most: the officials ranked by the activity reports naming them, cited', async () => {
+  const [a, b] = seeded.alders;
+  const client = await t.ctx.db.selectFrom('lobbying_clients').select('id').executeTakeFirstOrThrow();
+  const report = (id: string, official: string, start: string, end: string) => ({
+    id,
+    lobbyist_id: LOBBYIST_ID,
+    client_id: client.id,
+    period_start: start,
+    period_end: end,
+    action: 'Legislative',
+    action_sought: 'Zoning change',
+    department: 'City Council',
+    official_person_id: official,
+    source: 'test',
+    source_id: id,
+    source_url: null,
+  });
+  // a: three reports (two in 2022, one in 2023); b: one, in 2023.
+  await t.ctx.db
+    .insertInto('lobbying_activity')
+    .values([
+      report('act-a1', a!.id, '2022-01-01', '2022-03-31'),
+      report('act-a2', a!.id, '2022-04-01', '2022-06-30'),
+      report('act-a3', a!.id, '2023-01-01', '2023-03-31'),
+      report('act-b1', b!.id, '2023-04-01', '2023-06-30'),
+    ])
+    .execute();
+  try {
+    const all = (await ask(t, key, 'Which alderman was lobbied the most?')).json();
+    assert.match(
+      all.answer,
+      new RegExp(
+        `name as contacted most often: Ald\\. ${a!.name} \\(Ward ${a!.ward}\\) \\(3 activity reports by 1 lobbyist for 1 client\\) and Ald\\. ${b!.name} \\(Ward ${b!.ward}\\) \\(1 activity report`,
+      ),
+    );
+    assert.match(all.answer, /from 2022-01-01 to 2023-06-30 only/);
+    const cited = all.citations.map((x: { type: string; id: string }) => `${x.type}:${x.id}`);
+    assert.deepEqual(cited.sort(), [a!, b!].map((p) => `person:${p.id}`).sort());
+    // A period counts the reports within it: in 2023, one each.
+    const in2023 = (await ask(t, key, 'Which officials did lobbyists contact most in 2023?')).json();
+    assert.match(in2023.answer, /in 2023: Ald\. .+ \(1 activity report by 1 lobbyist for 1 client\) and Ald\. .+ \(1 activity report/);
+  } finally {
+    await t.ctx.db.deleteFrom('lobbying_activity').where('id', 'like', 'act-%').execute();
   }
 });

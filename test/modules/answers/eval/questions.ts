@@ -887,6 +887,10 @@ export const questions: EvalCase[] = [
     facts: ['holds no amounts', '33–14'],
   },
 
+  // The sample's lobbyist data holds no activity report naming an official: who was lobbied most is
+  // not told, and not answered with another ranking (retrieval.test.ts ranks seeded reports).
+  { q: 'Which alderman was lobbied the most?', intent: 'lobbying', cites: [], facts: ['cannot tell who was lobbied the most'], none: true },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
