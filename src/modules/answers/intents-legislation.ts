@@ -476,6 +476,7 @@ export const meeting: Composer = async (kit) => {
       ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
       : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
     ...(/\bagenda\b/i.test(kit.q.text) ? [await agendaOf(kit, g)] : []),
+    ...(/\b(testif\w*|testimony|public comments?|spoke|speakers?)\b/i.test(kit.q.text) ? [await testimonyOf(kit, g)] : []),
     ...(asksWhatHappened ? [await businessOf(kit, { ids, names: bodies.map((b) => b.name) }, g.day)] : []),
   ];
 };
@@ -509,6 +510,21 @@ async function businessOf(kit: Kit, key: { ids: string[]; names: string[] }, day
 }
 
 /** What is on a meeting's agenda, from its agenda items. */
+/** Who testified at a meeting: those in a public capacity named with their position, the others counted. */
+async function testimonyOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {
+  const { named, others } = await kit.retrieval.testimonyAt(g.id, 10);
+  const residents = others ? `${others} resident${others === 1 ? '' : 's'} or community member${others === 1 ? '' : 's'} testified (not named here)` : '';
+  if (named.length === 0) return others ? `${residents.charAt(0).toUpperCase()}${residents.slice(1)}.` : 'The record holds no testimony for that meeting.';
+  const list = named.map((t) => {
+    const who = `${t.speaker_name}${t.organization ? ` (${t.organization})` : ''}`;
+    kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [
+      `Testimony by ${who}${t.position ? `, ${t.position}` : ''}${t.summary ? `: ${quote(t.summary, 200)}` : ''}.`,
+    ]);
+    return `${who}${t.position ? `, ${t.position}` : ''}`;
+  });
+  return `Testimony in a public capacity: ${list.join('; ')}.${residents ? ` Besides, ${residents}.` : ''}`;
+}
+
 async function agendaOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {
   const items = await kit.retrieval.agenda(g.id, 15);
   if (items.length === 0) return `The record holds no agenda items for that meeting.`;

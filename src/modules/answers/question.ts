@@ -129,7 +129,7 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) &&
-    has(/\b(when|next|last|latest|upcoming|recent|agenda|how many)\b/)
+    has(/\b(when|next|last|latest|upcoming|recent|agenda|how many|testif\w*|testimony|spoke|speakers?)\b/)
   )
     return 'meeting';
   // "What did the council decide at its meeting in July 2026?": a sitting's or a period's outcomes, listed.

@@ -334,6 +334,30 @@ export async function membershipsOf(db: Db, personId: string) {
 }
 
 /** A meeting's agenda items in their order. */
+/**
+ * A meeting's testimony given in a public capacity (officials, staff, lobbyists: named, as the
+ * meeting's page names them), and how many others testified (residents and community members:
+ * counted, never named).
+ */
+export async function testimonyAt(db: Db, meetingId: string, limit: number) {
+  const { rows } = await sql<{
+    id: string;
+    speaker_name: string;
+    speaker_kind: string;
+    organization: string | null;
+    position: string | null;
+    summary: string | null;
+    others: number;
+  }>`
+    select t.id, t.speaker_name, t.speaker_kind, t.organization, t.position, t.summary,
+      (select count(*) from testimony o where o.meeting_id = ${meetingId} and o.speaker_kind not in ('official', 'staff', 'lobbyist'))::int as others
+    from testimony t where t.meeting_id = ${meetingId} and t.speaker_kind in ('official', 'staff', 'lobbyist')
+    order by t.speaker_name, t.id limit ${limit}`.execute(db);
+  if (rows.length) return { named: rows, others: rows[0]!.others };
+  const { rows: counted } = await sql<{ others: number }>`select count(*)::int as others from testimony where meeting_id = ${meetingId}`.execute(db);
+  return { named: rows, others: counted[0]!.others };
+}
+
 export async function agendaItems(db: Db, meetingId: string, limit: number) {
   return db.selectFrom('agenda_items').select(['sort', 'record_number', 'title']).where('meeting_id', '=', meetingId).orderBy('sort').limit(limit).execute();
 }

@@ -145,6 +145,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
     membershipsOf: (personId: string) => agg.membershipsOf(db, personId),
     agenda: (meetingId: string, limit: number) => agg.agendaItems(db, meetingId, limit),
+    testimonyAt: (meetingId: string, limit: number) => agg.testimonyAt(db, meetingId, limit),
     lobbyistGifts: (personId: string, range: DayRange, limit: number) => r.lobbyistGifts(db, personId, range, limit),
     /** Ranked passages of every kind of record holding at least `k` of the words, at most `each` of a kind, best first. */
     passages: (terms: readonly string[], k: number, range: DayRange, each: number): Promise<PassageRow[]> => r.passages(db, terms, k, range, each),

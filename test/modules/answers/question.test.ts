@@ -94,6 +94,7 @@ test('intents', () => {
     ['Who are the alderpersons of the 3rd ward?', 'representative'],
     ['How many aldermen serve on the Committee on Finance?', 'chair'],
     ['How many aldermen voted against the budget?', 'vote'],
+    ['Who testified at the zoning committee meeting on October 12, 2023?', 'meeting'],
     ['Who dissents most often?', 'record'],
     ['Who skipped the most roll calls this year?', 'record'],
     ['Which alderman voted against the most settlements?', 'record'],

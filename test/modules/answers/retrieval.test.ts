@@ -190,3 +190,16 @@ test('which alderperson was lobbied the most: the officials ranked by the activi
     await t.ctx.db.deleteFrom('lobbying_activity').where('id', 'like', 'act-%').execute();
   }
 });
+
+test('who testified at a meeting: those in a public capacity named with their position, residents counted and never named', async () => {
+  const body = (await ask(t, key, 'Who testified at the zoning committee meeting on October 12, 2023?')).json();
+  assert.match(
+    body.answer,
+    /Testimony in a public capacity: Gia Biagi \(Department of Transportation\), supports\. Besides, 1 resident or community member testified \(not named here\)\./,
+  );
+  assert.doesNotMatch(JSON.stringify(body), /Jane Neighbor|Quokka/);
+  assert.ok(body.citations.some((c: { type: string; id: string }) => c.type === 'meeting' && c.id === MEETING));
+  // The sample's meetings hold no testimony: said so, not left out.
+  const none = (await ask(t, key, 'Who spoke at the last City Council meeting?')).json();
+  assert.match(none.answer, /The record holds no testimony for that meeting\./);
+});
