@@ -383,6 +383,15 @@ export const passed: Composer = async (kit) => {
     }
   }
   const everyKind = (all ?? (await kit.retrieval.actionsBetween(key, range, 500, outcomeOf))).filter((a) => outcomeOf.test(a.action));
+  // A period the record holds no business of the body for ("what did the Committee on Finance pass
+  // in 2025?" when its actions end in 2023) is one it cannot tell, not one where nothing passed.
+  if (everyKind.length === 0 && kit.q.range) {
+    const outside = outsideRecord(kit, await kit.retrieval.actionsExtent(key), `actions of ${names}`);
+    if (outside) {
+      for (const b of bodies) citeBody(kit, b);
+      return [...notes, outside];
+    }
+  }
   // "How many ordinances passed in 2025?": the kinds of matter the question names, if any.
   const kinds = kindsNamed(kit.q.text);
   // "How many settlements were approved in 2026?": the words of a subject, in the matters' titles.

@@ -23,7 +23,7 @@ export function outsideRecord(kit: Kit, extent: Extent, what: string): string | 
   if (extent.count === 0) return `The record holds no ${what}.`;
   if (!r || !extent.first || !extent.last) return null;
   if ((r.from && r.from > extent.last) || (r.to && r.to < extent.first))
-    return `The record holds ${what} from ${extent.first} to ${extent.last} only, so it cannot tell ${r.label}.`;
+    return `The record holds ${what} ${extent.first === extent.last ? `on ${extent.first}` : `from ${extent.first} to ${extent.last}`} only, so it cannot tell ${r.label}.`;
   return null;
 }
 

@@ -229,6 +229,17 @@ export async function actionsBetween(
   return rows;
 }
 
+/** The span of the days on which the record holds actions or roll calls of the body, and how many. */
+export async function actionsExtent(db: Db, body: { ids: readonly string[]; names: readonly string[] }) {
+  const { rows } = await sql<{ first: string | null; last: string | null; count: number }>`
+    select min(d)::text as first, max(d)::text as last, count(*)::int as count from (
+      select a.action_date as d from matter_actions a where ${actionOfBody(body)} and a.action_date is not null
+      union all
+      select r.date from roll_calls r where r.body_id = any(${[...body.ids]}::text[])
+    ) acted`.execute(db);
+  return rows[0]!;
+}
+
 /** Meetings of the body held on these days (Chicago dates). */
 export async function meetingsOn(db: Db, bodyIds: readonly string[], days: readonly string[]) {
   if (bodyIds.length === 0 || days.length === 0) return [];

@@ -107,6 +107,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     recentVotes: (personId: string, range: DayRange, limit: number) => r.recentVotes(db, personId, range, limit),
     /** The body's latest day of business (or, unless `businessOnly`, of a held meeting) on or before `day`. */
     lastSitting: (body: BodyKey, day: string, businessOnly = false) => r.lastSitting(db, body, day, businessOnly),
+    actionsExtent: (body: BodyKey) => r.actionsExtent(db, body),
     actionsBetween: (body: BodyKey, range: { from: string; to: string }, limit: number, named?: RegExp) => r.actionsBetween(db, body, range, limit, named),
     meetingsOn: (bodyIds: readonly string[], days: readonly string[]) => r.meetingsOn(db, bodyIds, days),
     /** Meetings of the bodies from a day on (`next`) or up to a day (`last`), nearest first. */

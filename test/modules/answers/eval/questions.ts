@@ -887,6 +887,14 @@ export const questions: EvalCase[] = [
     facts: ['holds no amounts', '33–14'],
   },
 
+  // A period outside the body's business in the record is one it cannot tell, not one where nothing passed.
+  {
+    q: 'What did the Committee on Finance pass in 2025?',
+    intent: 'outcome',
+    cites: [FINANCE],
+    facts: ['actions of the Committee on Finance on 2023-07-19 only', 'cannot tell in 2025'],
+  },
+
   // The sample's lobbyist data holds no activity report naming an official: who was lobbied most is
   // not told, and not answered with another ranking (retrieval.test.ts ranks seeded reports).
   { q: 'Which alderman was lobbied the most?', intent: 'lobbying', cites: [], facts: ['cannot tell who was lobbied the most'], none: true },
