@@ -1,8 +1,22 @@
 // Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
 // stands, what a body passed at its last sitting (or in a period), and when a body meets.
 import type { BodyRef, MatterDetailOut } from '../public-data/index.ts';
-import { bodyName, citeBody, citeMatter, citePerson, citeRollCall, type Composer, type Kit, mattersFor, outsideRecord, quote, topicTerms } from './kit.ts';
+import {
+  bodyName,
+  citeBody,
+  citeMatter,
+  citePerson,
+  citeRollCall,
+  type Composer,
+  type Kit,
+  mattersFor,
+  outsideRecord,
+  quote,
+  topicTerms,
+  wordsNeeded,
+} from './kit.ts';
 import { article, joinList, outcome, personLabel } from './records.ts';
+import { searchedAs } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 
@@ -321,11 +335,15 @@ const INTRODUCED_LISTED = 5;
  * besides the kinds is a search, not a count: left to the other look-ups.
  */
 export const introduced: Composer = async (kit) => {
-  if (topicTerms(kit).some((t) => !KINDS.some(([re]) => re.test(t)) && !introducedWords.test(t))) return null;
+  // "What is the newest legislation about housing?": the matters whose titles hold the subject.
+  const subject = topicTerms(kit).filter((t) => !KINDS.some(([re]) => re.test(t)) && !introducedWords.test(t));
+  const terms = searchedAs(subject);
+  const about = terms.length ? { words: terms, k: wordsNeeded(terms.length) } : null;
   const kinds = kindsNamed(kit.q.text);
   const range = kit.q.range;
-  const r = await kit.retrieval.introducedIn(range ?? {}, kinds, INTRODUCED_LISTED);
-  const what = (n: number) => (kinds.length ? joinList(kinds.map((k) => (n === 1 ? k : plural(k)))) : `matter${n === 1 ? '' : 's'}`);
+  const r = await kit.retrieval.introducedIn(range ?? {}, kinds, INTRODUCED_LISTED, about);
+  const matters = (n: number) => (kinds.length ? joinList(kinds.map((k) => (n === 1 ? k : plural(k)))) : `matter${n === 1 ? '' : 's'}`);
+  const what = (n: number) => `${matters(n)}${subject.length ? ` about “${subject.join(' ')}”` : ''}`;
   const when = range ? ` ${range.label}` : '';
   // Matters known from a roll call alone come without an introduction day: what is dated is said.
   const n = (x: number) => x.toLocaleString('en-US');
@@ -338,16 +356,16 @@ export const introduced: Composer = async (kit) => {
   const partial =
     r.dated < r.matters ? ` The record dates the introduction of ${n(r.dated)} of its ${n(r.matters)} matters, from ${r.dated_first} to ${r.dated_last}.` : '';
   if (r.total === 0)
-    return [`The record holds no ${what(0)} introduced${when}${kinds.length ? ` (of ${n(r.all_types)} matters introduced${when})` : ''}.${partial}`];
+    return [`The record holds no ${what(0)} introduced${when}${kinds.length || about ? ` (of ${n(r.all_types)} matters introduced${when})` : ''}.${partial}`];
   for (const m of r.latest)
     citeMatter(kit, { recordNumber: m.record_number, title: m.title, type: m.type, status: m.status, introductionDate: m.introduction_date });
   const span = kit.q.range ? '' : ` (from ${r.first} to ${r.last})`;
-  const of = kinds.length ? `, of ${n(r.all_types)} matters of every kind` : '';
+  const of = kinds.length || about ? `, of ${n(r.all_types)} matters of every kind${about ? ' and subject' : ''}` : '';
   const items = r.latest.map((m) => `${m.record_number} (${m.type.toLowerCase()}, ${quote(m.title, 90)}, introduced ${m.introduction_date})`);
   return [`The record holds ${n(r.total)} ${what(r.total)} introduced${when}${span}${of}. The latest: ${items.join('; ')}.${partial}`];
 };
-/** Words of the question that say "introduced", not a subject. */
-const introducedWords = /^(introduced|filed|proposed|submitted)$/;
+/** Words of the question that say "introduced" or "the latest", not a subject. */
+const introducedWords = /^(introduced|filed|proposed|submitted|latest|newest|recent|recently|legislation|bills?|matters?)$/;
 
 /**
  * What a body passed at its last sitting, or in the period the question names; or what failed

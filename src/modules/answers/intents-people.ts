@@ -159,6 +159,13 @@ export const representative: Composer = async (kit) => {
   return out.length ? out : null;
 };
 
+/** What an alderperson is, as the record holds them: their ward, whether serving now, since when. */
+function alderRole(p: NamedPerson, started: string | undefined): string {
+  const since = started ? `, ${p.current ? 'serving since' : 'first in office from'} ${started}` : '';
+  if (p.ward === null) return `${p.current ? 'an alderperson' : 'a former alderperson'}${since} (the record names no ward for them)`;
+  return `the alderperson of Ward ${p.ward}${p.current ? '' : ' (no longer serving)'}${since}`;
+}
+
 /** Who the people named are, with an alderperson's latest votes. */
 export const profile: Composer = async (kit) => {
   const out: string[] = [];
@@ -167,12 +174,7 @@ export const profile: Composer = async (kit) => {
   for (const p of people) {
     const started = since.get(p.id);
     citePerson(kit, p, started ? [`First term for a ward from ${started}.`] : []);
-    const role =
-      p.kind === 'alderperson'
-        ? `the alderperson of Ward ${p.ward ?? '(not recorded)'}${p.current ? '' : ' (no longer serving)'}${started ? `, ${p.current ? 'serving since' : 'first in office from'} ${started}` : ''}`
-        : p.kind === 'lobbyist'
-          ? 'a registered lobbyist'
-          : 'a City official';
+    const role = p.kind === 'alderperson' ? alderRole(p, started) : p.kind === 'lobbyist' ? 'a registered lobbyist' : 'a City official';
     out.push(`${p.name} is ${role}.`);
   }
   return out.length ? out : null;

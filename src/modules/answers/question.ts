@@ -102,6 +102,16 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   }
   if (has(/\bvot(e|ed|es|ing)\b|\broll[ -]?calls?\b|\b(tally|tallies|margin|how close|unanimous\w*|dissent\w*|opposed)\b/)) return 'vote';
   if (has(/\bcommittees?\b/) && has(/\b(sits?|sitting|sat|serves?|serving|served|members?|membership|assigned|assignments?)\b/) && !hasRecord) return 'chair';
+  // "What committees is Ald. Hopkins on?"
+  if (!hasRecord && has(/\b(what|which) committees? (is|are|was|does|do)\b.*\b(on|in)\s*\??\s*$/)) return 'chair';
+  // "What is the most recent ordinance?": the latest matters introduced, listed.
+  if (
+    !hasRecord &&
+    has(/\b(latest|most recent|newest|recently introduced)\b/) &&
+    has(/\b(ordinances?|resolutions?|orders|appointments?|matters|legislation|bills?)\b/) &&
+    !has(/\b(vot\w*|pass\w*|fail\w*)\b/)
+  )
+    return 'introduced';
   // "How many ordinances were introduced in 2025?": matters introduced in a period, counted.
   if (!hasRecord && has(/\bhow many\b/) && has(/\b(introduced|filed|proposed|submitted)\b/) && !has(/\b(by|who|whom)\b/)) return 'introduced';
   if (has(/\b(sponsor\w*|co-?sponsor\w*|introduced by|filed by|authored)\b/) || (has(/\bwho\b/) && has(/\bintroduc(e|ed|es)\b/))) return 'sponsor';

@@ -234,12 +234,19 @@ export async function sponsorRanking(db: Db, range: Range, types: readonly strin
 }
 
 /**
- * Matters introduced in the range, of these types (any when none): the latest `limit`, how many
- * there are, how many of every type, and the first and last introduction day among them; and what
- * the record dates at all (matters known from a roll call alone come without an introduction day).
+ * Matters introduced in the range, of these types (any when none) and, with `about`, holding `k`
+ * of those words: the latest `limit`, how many there are, how many of every type and subject, and
+ * the first and last introduction day among them; and what the record dates at all (matters known
+ * from a roll call alone come without an introduction day).
  */
-export async function introducedIn(db: Db, range: Range, types: readonly string[], limit: number) {
-  const ofTypes = types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``;
+export async function introducedIn(
+  db: Db,
+  range: Range,
+  types: readonly string[],
+  limit: number,
+  about: { words: readonly string[]; k: number } | null = null,
+) {
+  const ofTypes = sql`${types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``} ${about ? sql`and ${holdsWords('m.search', about.words, about.k)}` : sql``}`;
   const inRange = sql`m.introduction_date is not null ${within('m.introduction_date', range)}`;
   const [latest, counts] = await Promise.all([
     sql<{ record_number: string; title: string; type: string; status: string | null; introduction_date: string }>`

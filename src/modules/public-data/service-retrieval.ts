@@ -139,7 +139,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     /** Who votes most like the person, as the person's page ranks them (over the whole record). */
     mostAlike: (personId: string) => mostAlike(db, personId, ALIKE_LIMIT, ALIKE_MIN),
     sponsorRanking: (range: DayRange, types: readonly string[], limit: number) => agg.sponsorRanking(db, range, types, limit),
-    introducedIn: (range: DayRange, types: readonly string[], limit: number) => agg.introducedIn(db, range, types, limit),
+    introducedIn: (range: DayRange, types: readonly string[], limit: number, about: { words: readonly string[]; k: number } | null = null) =>
+      agg.introducedIn(db, range, types, limit, about),
     rollCallsIn: (range: DayRange, order: 'latest' | 'margin' | 'unanimous', limit: number) => agg.rollCallsIn(db, range, order, limit),
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),

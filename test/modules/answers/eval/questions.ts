@@ -887,6 +887,22 @@ export const questions: EvalCase[] = [
     facts: ['holds no amounts', '33–14'],
   },
 
+  // Matters introduced, of a kind and about a subject, or the latest.
+  {
+    q: 'How many ordinances about parking were introduced in 2023?',
+    intent: 'outcome',
+    cites: [matter('SO2023-0006409')],
+    may: ['matter:*'],
+    facts: ['190 ordinances about “parking” introduced in 2023', 'of 692 matters'],
+  },
+  {
+    q: 'What is the most recent ordinance?',
+    intent: 'outcome',
+    cites: [matter('SO2024-0006917')],
+    may: ['matter:*'],
+    facts: ['377 ordinances introduced', 'introduced 2024-01-24'],
+  },
+
   // A period outside the body's business in the record is one it cannot tell, not one where nothing passed.
   {
     q: 'What did the Committee on Finance pass in 2025?',
