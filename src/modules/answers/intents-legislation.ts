@@ -135,7 +135,7 @@ async function votesOfPeople(kit: Kit, matters: MatterDetailOut[], people: Kit['
 }
 
 /** "Who voted yes on…?", "who supported…?": the Yea side is listed; otherwise the Nay side. */
-const asksYeas = /\b(yes|yea|yeas|aye|ayes|in favou?r|supported|support)\b/i;
+const asksYeas = /\b(yes|yea|yeas|aye|ayes|in favou?r|supported|support)\b|\bvot(ed|es|e|ing) for\b/i;
 
 async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string[]> {
   const side = asksYeas.test(kit.q.text) ? 'Yea' : 'Nay';
@@ -486,16 +486,18 @@ export const meeting: Composer = async (kit) => {
   kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
   const asksWhatHappened =
     !ahead && !/^\s*when\b/i.test(kit.q.text) && /\b(happen\w*|do|did|done|decide\w*|vote\w*|pass\w*|business|action\w*|outcome\w*)\b/i.test(kit.q.text);
-  if (asksWhatHappened) {
+  if (!ahead) {
     // Business recorded on a later day than the last meeting the record holds (a roll call whose
-    // meeting was not published): that later sitting is the latest that happened.
+    // meeting was not published): that later sitting is the latest that happened, and the body
+    // met then ("when did the council last meet?").
     const key = { ids, names: bodies.map((b) => b.name) };
     const sitting = await kit.retrieval.lastSitting(key, day, true);
     if (sitting && sitting > g.day) {
-      return [
-        `The latest business of ${names} in the record is from ${sitting}, a sitting whose meeting the record does not hold (its last meeting in the record was on ${g.day}).`,
-        await businessOf(kit, key, sitting),
-      ];
+      const later = `The latest business of ${names} in the record is from ${sitting}, a sitting whose meeting the record does not hold (its last meeting in the record was on ${g.day}${asksWhatHappened ? '' : ` at ${g.time}${place}`}).`;
+      if (asksWhatHappened) return [later, await businessOf(kit, key, sitting)];
+      // The sitting's latest business, cited: what shows the body met then.
+      for (const a of await kit.retrieval.actionsBetween(key, { from: sitting, to: sitting }, 1)) citeAction(kit, a);
+      return [later];
     }
   }
   return [

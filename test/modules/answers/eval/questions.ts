@@ -398,13 +398,16 @@ export const questions: EvalCase[] = [
     q: 'When was the last meeting of the Committee on Budget and Government Operations?',
     intent: 'meeting',
     cites: [BUDGET, 'meeting:C38D75F1-365D-EE11-BE6E-001DD8306E88'],
-    facts: ['2023-10-03'],
+    // Its business goes on to 2023-12-14, a sitting whose meeting the sample lacks.
+    may: ['matter:*', 'roll_call:*'],
+    facts: ['2023-10-03', 'from 2023-12-14'],
   },
   {
     q: 'When did the full council last meet?',
     intent: 'meeting',
     cites: [COUNCIL, 'meeting:DEBD1395-3F53-EE11-BE6E-001DD8097665'],
-    facts: ['2023-10-04'],
+    may: ['matter:*', 'roll_call:*'],
+    facts: ['2023-10-04', 'from 2026-09-29'],
   },
   {
     // The sample's meetings end in 2023; its roll calls go on to 2026-09-29, the latest sitting.
@@ -885,6 +888,21 @@ export const questions: EvalCase[] = [
     intent: 'amount',
     cites: [matter('O2024-0011032')],
     facts: ['holds no amounts', '33–14'],
+  },
+
+  // The council's last sitting is the latest day of its recorded business, past its last meeting in the record.
+  {
+    q: 'When did the council last meet?',
+    intent: 'meeting',
+    cites: [COUNCIL, matter('SO2026-0025407')],
+    may: ['meeting:*', 'roll_call:*'],
+    facts: ['from 2026-09-29', 'last meeting in the record was on 2023-10-04'],
+  },
+  {
+    q: 'How many alderpersons voted for the budget?',
+    intent: 'who-voted',
+    cites: [matter('SO2025-0020516'), rollCall('F67E0904-AFAA-F011-BBD2-001DD80B7FF7')],
+    facts: ['passed 30–18', 'Voting Yea: Anthony Beale (Ward 9)'],
   },
 
   // Matters introduced, of a kind and about a subject, or the latest.
