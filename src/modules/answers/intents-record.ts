@@ -194,7 +194,7 @@ async function agreement(kit: Kit, a: Kit['named']['people'][number], b: Kit['na
 /** Who chairs the committees named, or that the record names no chair; naming no committee, the committees of the people named. */
 export const chair: Composer = async (kit) => {
   const bodies = kit.named.bodies;
-  if (bodies.length === 0) return memberships(kit);
+  if (bodies.length === 0) return (await memberships(kit)) ?? (/\bmost\b/i.test(kit.q.text) ? chairRanking(kit) : null);
   const out: string[] = [];
   for (const b of bodies.slice(0, 3)) {
     const chairs = await kit.retrieval.chairsOf(b.id);
@@ -213,6 +213,20 @@ export const chair: Composer = async (kit) => {
   }
   return out;
 };
+
+/** "Who chairs the most committees?": the alderpersons ranked by the active committees they chair today. */
+async function chairRanking(kit: Kit): Promise<string[]> {
+  const rows = await kit.retrieval.chairRanking(5);
+  if (rows.length === 0) return ['The record names no alderperson as the chair of an active committee.'];
+  const list = rows.map((r) => {
+    const who = personLabel({ name: r.name, kind: 'alderperson', ward: r.ward });
+    const standing = r.standing.length ? `: ${joinList(r.standing.map((n) => `the ${n}`))}` : '';
+    const counted = `${r.chairs} committee${r.chairs === 1 ? '' : 's'}${r.joint ? ` (${r.joint} of them joint)` : ''}`;
+    citePerson(kit, { id: r.person_id, name: r.name, kind: 'alderperson', ward: r.ward }, [`Chair of ${counted} today${standing}.`]);
+    return `${who}, ${counted}${standing}`;
+  });
+  return [`The alderpersons who chair the most committees today (vice chairs apart): ${list.join('; ')}.`];
+}
 
 /** The committees the alderpersons named sit on today, and in what role. */
 async function memberships(kit: Kit): Promise<string[] | null> {

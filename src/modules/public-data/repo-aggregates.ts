@@ -330,6 +330,23 @@ export async function chairsOf(db: Db, bodyId: string) {
   return rows;
 }
 
+/**
+ * The alderpersons who chair the most active committees today (vice chairs apart): how many
+ * standing and joint committees each chairs, the standing ones named.
+ */
+export async function chairRanking(db: Db, limit: number) {
+  const chairRole = sql`m.role ilike '%chair%' and m.role not ilike 'vice%'`;
+  const { rows } = await sql<{ person_id: string; name: string; ward: number | null; chairs: number; joint: number; standing: string[] }>`
+    select p.id as person_id, p.name, p.ward, count(distinct b.id)::int as chairs,
+      count(distinct b.id) filter (where b.kind = 'joint_committee')::int as joint,
+      coalesce(array_agg(distinct b.name) filter (where b.kind <> 'joint_committee'), '{}') as standing
+    from body_memberships m join bodies b on b.id = m.body_id join people p on p.id = m.person_id
+    where ${chairRole} and b.active and b.kind <> 'council' and p.kind = 'alderperson' and (m.end_date is null or m.end_date >= current_date)
+    group by p.id, p.name, p.ward, p.sort_name
+    order by count(distinct b.id) desc, p.sort_name limit ${limit}`.execute(db);
+  return rows;
+}
+
 /** The active bodies a person is a member of today, with the role (chairs first). */
 export async function membershipsOf(db: Db, personId: string) {
   const { rows } = await sql<{ body_id: string; name: string; role: string }>`

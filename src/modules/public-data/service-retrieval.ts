@@ -145,6 +145,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
     votesOnRollCallsSplit: (a: string, b: string, range: DayRange) => agg.splitRollCalls(db, a, b, range),
     chairsOf: (bodyId: string) => agg.chairsOf(db, bodyId),
+    chairRanking: (limit: number) => agg.chairRanking(db, limit),
     membershipsOf: (personId: string) => agg.membershipsOf(db, personId),
     agenda: (meetingId: string, limit: number) => agg.agendaItems(db, meetingId, limit),
     testimonyAt: (meetingId: string, limit: number) => agg.testimonyAt(db, meetingId, limit),

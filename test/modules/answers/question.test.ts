@@ -96,6 +96,7 @@ test('intents', () => {
     ['How many aldermen voted against the budget?', 'vote'],
     ['Who testified at the zoning committee meeting on October 12, 2023?', 'meeting'],
     ['What committees is Ald. Hopkins on?', 'chair'],
+    ['Who chairs the most committees?', 'chair'],
     ['What is the most recent ordinance?', 'introduced'],
     ['What is the newest legislation about housing?', 'introduced'],
     ['What was the latest ordinance the council passed?', 'passed'],

@@ -890,6 +890,14 @@ export const questions: EvalCase[] = [
     facts: ['holds no amounts', '33–14'],
   },
 
+  {
+    q: 'Who chairs the most committees?',
+    intent: 'chair',
+    cites: [person('F113CA93-FC88-EC11-8D20-001DD804FD38')],
+    may: ['person:*'],
+    facts: ['Chris Taliaferro (Ward 29), 6 committees (5 of them joint): the Committee on Police and Fire'],
+  },
+
   // The council's last sitting is the latest day of its recorded business, past its last meeting in the record.
   {
     q: 'When did the council last meet?',
