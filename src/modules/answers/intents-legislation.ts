@@ -495,6 +495,9 @@ export const meeting: Composer = async (kit) => {
     if (sitting && sitting > g.day) {
       const later = `The latest business of ${names} in the record is from ${sitting}, a sitting whose meeting the record does not hold (its last meeting in the record was on ${g.day}${asksWhatHappened ? '' : ` at ${g.time}${place}`}).`;
       if (asksWhatHappened) return [later, await businessOf(kit, key, sitting)];
+      // Its agenda and testimony are the meeting's, which the record lacks.
+      const lacks = [/\bagenda\b/i.test(kit.q.text) && 'agenda', testimonyWords.test(kit.q.text) && 'testimony'].filter(Boolean);
+      if (lacks.length) return [later, `So the record holds no ${lacks.join(' or ')} for that sitting.`];
       // The sitting's latest business, cited: what shows the body met then.
       for (const a of await kit.retrieval.actionsBetween(key, { from: sitting, to: sitting }, 1)) citeAction(kit, a);
       return [later];
@@ -505,7 +508,7 @@ export const meeting: Composer = async (kit) => {
       ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
       : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
     ...(/\bagenda\b/i.test(kit.q.text) ? [await agendaOf(kit, g)] : []),
-    ...(/\b(testif\w*|testimony|public comments?|spoke|speakers?)\b/i.test(kit.q.text) ? [await testimonyOf(kit, g)] : []),
+    ...(testimonyWords.test(kit.q.text) ? [await testimonyOf(kit, g)] : []),
     ...(asksWhatHappened ? [await businessOf(kit, { ids, names: bodies.map((b) => b.name) }, g.day)] : []),
   ];
 };
@@ -539,6 +542,9 @@ async function businessOf(kit: Kit, key: { ids: string[]; names: string[] }, day
 }
 
 /** What is on a meeting's agenda, from its agenda items. */
+/** Words asking who testified at a meeting. */
+const testimonyWords = /\b(testif\w*|testimony|public comments?|spoke|speakers?)\b/i;
+
 /** Who testified at a meeting: those in a public capacity named with their position, the others counted. */
 async function testimonyOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {
   const { named, others } = await kit.retrieval.testimonyAt(g.id, 10);

@@ -907,6 +907,13 @@ export const questions: EvalCase[] = [
     facts: ['from 2026-09-29', 'last meeting in the record was on 2023-10-04'],
   },
   {
+    q: 'Who testified at the last City Council meeting?',
+    intent: 'meeting',
+    cites: [COUNCIL],
+    may: ['meeting:*', 'matter:*', 'roll_call:*'],
+    facts: ['from 2026-09-29', 'no testimony for that sitting'],
+  },
+  {
     q: 'How many alderpersons voted for the budget?',
     intent: 'who-voted',
     cites: [matter('SO2025-0020516'), rollCall('F67E0904-AFAA-F011-BBD2-001DD80B7FF7')],
