@@ -13,10 +13,9 @@ import {
   outsideRecord,
   quote,
   topicTerms,
-  wordsNeeded,
+  wordsHeld,
 } from './kit.ts';
 import { article, joinList, outcome, personLabel } from './records.ts';
-import { searchedAs } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 
@@ -337,8 +336,7 @@ const INTRODUCED_LISTED = 5;
 export const introduced: Composer = async (kit) => {
   // "What is the newest legislation about housing?": the matters whose titles hold the subject.
   const subject = topicTerms(kit).filter((t) => !KINDS.some(([re]) => re.test(t)) && !introducedWords.test(t));
-  const terms = searchedAs(subject);
-  const about = terms.length ? { words: terms, k: wordsNeeded(terms.length) } : null;
+  const about = wordsHeld(subject);
   const kinds = kindsNamed(kit.q.text);
   const range = kit.q.range;
   const r = await kit.retrieval.introducedIn(range ?? {}, kinds, INTRODUCED_LISTED, about);
@@ -486,6 +484,7 @@ export const meeting: Composer = async (kit) => {
   kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
   const asksWhatHappened =
     !ahead && !/^\s*when\b/i.test(kit.q.text) && /\b(happen\w*|do|did|done|decide\w*|vote\w*|pass\w*|business|action\w*|outcome\w*)\b/i.test(kit.q.text);
+  const asksAgenda = /\bagenda\b/i.test(kit.q.text);
   if (!ahead) {
     // Business recorded on a later day than the last meeting the record holds (a roll call whose
     // meeting was not published): that later sitting is the latest that happened, and the body
@@ -496,7 +495,7 @@ export const meeting: Composer = async (kit) => {
       const later = `The latest business of ${names} in the record is from ${sitting}, a sitting whose meeting the record does not hold (its last meeting in the record was on ${g.day}${asksWhatHappened ? '' : ` at ${g.time}${place}`}).`;
       if (asksWhatHappened) return [later, await businessOf(kit, key, sitting)];
       // Its agenda and testimony are the meeting's, which the record lacks.
-      const lacks = [/\bagenda\b/i.test(kit.q.text) && 'agenda', testimonyWords.test(kit.q.text) && 'testimony'].filter(Boolean);
+      const lacks = [asksAgenda && 'agenda', testimonyWords.test(kit.q.text) && 'testimony'].filter(Boolean);
       if (lacks.length) return [later, `So the record holds no ${lacks.join(' or ')} for that sitting.`];
       // The sitting's latest business, cited: what shows the body met then.
       for (const a of await kit.retrieval.actionsBetween(key, { from: sitting, to: sitting }, 1)) citeAction(kit, a);
@@ -507,7 +506,7 @@ export const meeting: Composer = async (kit) => {
     ahead
       ? `The next meeting of the ${g.body_name} in the record is on ${g.day} at ${g.time}${place} (${g.status}).`
       : `The ${g.body_name} last met on ${g.day} at ${g.time}${place}.`,
-    ...(/\bagenda\b/i.test(kit.q.text) ? [await agendaOf(kit, g)] : []),
+    ...(asksAgenda ? [await agendaOf(kit, g)] : []),
     ...(testimonyWords.test(kit.q.text) ? [await testimonyOf(kit, g)] : []),
     ...(asksWhatHappened ? [await businessOf(kit, { ids, names: bodies.map((b) => b.name) }, g.day)] : []),
   ];
@@ -541,7 +540,6 @@ async function businessOf(kit: Kit, key: { ids: string[]; names: string[] }, day
   return `The record holds ${actions.length} action${actions.length === 1 ? '' : 's'} from that day${limited}, ${voted} with a roll call: ${items.join('; ')}${more}.`;
 }
 
-/** What is on a meeting's agenda, from its agenda items. */
 /** Words asking who testified at a meeting. */
 const testimonyWords = /\b(testif\w*|testimony|public comments?|spoke|speakers?)\b/i;
 
@@ -560,6 +558,7 @@ async function testimonyOf(kit: Kit, g: { id: string; body_name: string; day: st
   return `Testimony in a public capacity: ${list.join('; ')}.${residents ? ` Besides, ${residents}.` : ''}`;
 }
 
+/** What is on a meeting's agenda, from its agenda items. */
 async function agendaOf(kit: Kit, g: { id: string; body_name: string; day: string }): Promise<string> {
   const items = await kit.retrieval.agenda(g.id, 15);
   if (items.length === 0) return `The record holds no agenda items for that meeting.`;

@@ -4,6 +4,7 @@ import type { NamedPerson } from '../public-data/index.ts';
 import { lobbyingTotals, topContributorsOverall } from './intents-money.ts';
 import { citeBody, citePerson, type Composer, type Kit } from './kit.ts';
 import { dollars, joinList, personLabel } from './records.ts';
+import { seniorityWords } from './question.ts';
 import { nameScore, nameWords } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
@@ -194,7 +195,7 @@ export const members: Composer = async (kit) => {
   const count = `The record holds ${alders.length} alderperson${alders.length === 1 ? '' : 's'} serving now${council ? ` on the ${council.name}` : ''}, one elected from each of Chicago's 50 wards`;
   const gaps = vacant.length ? `; it holds none for Ward${vacant.length === 1 ? '' : 's'} ${joinList(vacant.map(String))}` : '';
   if (council) citeBody(kit, council, [`${alders.length} alderpersons serving now.`]);
-  if (/\b(longest|senior|newest|most recently|least|shortest)\b/i.test(kit.q.text)) return seniority(kit, alders);
+  if (seniorityWords.test(kit.q.text.toLowerCase())) return seniority(kit, alders);
   if (!/^\s*(who|list|name)\b/i.test(kit.q.text)) return [`${count}${gaps}.`];
   for (const p of alders) citePerson(kit, p);
   return [`${count}${gaps}: ${alders.map((p) => `Ward ${p.ward ?? '?'}, ${p.name}`).join('; ')}.`];
@@ -207,12 +208,16 @@ const SENIORITY_LISTED = 5;
  * "Who is the longest serving alderman?" (or the newest): the alderpersons serving now, ranked by
  * the start of their first term for a ward, as the record holds their terms.
  */
-function seniority(kit: Kit, alders: readonly (NamedPerson & { since: string | null })[]): string[] {
-  const dated = alders.filter((p): p is NamedPerson & { since: string } => p.since !== null);
+async function seniority(kit: Kit, alders: readonly NamedPerson[]): Promise<string[]> {
+  const since = await kit.retrieval.firstTerms(alders.map((p) => p.id));
+  const dated = alders.flatMap((p) => {
+    const started = since.get(p.id);
+    return started ? [{ ...p, since: started }] : [];
+  });
   if (dated.length === 0)
     return [`The record holds no term of office for the ${alders.length} alderpersons serving now, so it cannot tell who has served longest.`];
   const newest = /\b(newest|most recently|least|shortest)\b/i.test(kit.q.text);
-  const ranked = [...dated].sort((a, b) => (newest ? b.since.localeCompare(a.since) : a.since.localeCompare(b.since)) || a.name.localeCompare(b.name));
+  const ranked = dated.sort((a, b) => (newest ? b.since.localeCompare(a.since) : a.since.localeCompare(b.since)) || a.name.localeCompare(b.name));
   const listed = ranked.slice(0, SENIORITY_LISTED);
   for (const p of listed) citePerson(kit, p, [`Serving since ${p.since} (the start of their first term in the record).`]);
   const [first, ...next] = listed.map((p) => `${personLabel(p)}, since ${p.since}`);

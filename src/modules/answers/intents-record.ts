@@ -3,11 +3,10 @@
 // from the roll calls in the record and cites the people (whose pages show their voting record)
 // and, for agreement, the roll calls on which the two split.
 import type { Composer, Kit } from './kit.ts';
-import { citeBody, citePerson, topicTerms, wordsNeeded } from './kit.ts';
+import { citeBody, citePerson, topicTerms, wordsHeld } from './kit.ts';
 import { peopleMeant } from './intents-people.ts';
 import { asksNays } from './question.ts';
 import { joinList, personLabel } from './records.ts';
-import { searchedAs } from './text.ts';
 
 const within = (kit: Kit) => (kit.q.range ? ` ${kit.q.range.label}` : '');
 const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
@@ -102,9 +101,7 @@ async function ranking(kit: Kit): Promise<string[] | null> {
   // "Who voted against the most settlements?": the roll calls on matters about the subject alone.
   // A committee's words are a subject here unless the question says "committee".
   const subject = topicTerms(kit, { bodies: kit.q.words.has('committee') }).filter((t) => !rankingWords.test(t));
-  const terms = searchedAs(subject);
-  const about = terms.length ? { words: terms, k: wordsNeeded(terms.length) } : null;
-  const rows = await kit.retrieval.votingRecords(kit.q.range ?? {}, about);
+  const rows = await kit.retrieval.votingRecords(kit.q.range ?? {}, wordsHeld(subject));
   const on = subject.length ? ` on matters about “${subject.join(' ')}”` : '';
   if (rows.length === 0) return [`The record holds no roll-call votes by alderpersons${on}${within(kit)}.`];
   const first = rows.reduce((a, r) => (r.first && r.first < a ? r.first : a), rows[0]!.first ?? '');

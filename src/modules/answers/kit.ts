@@ -51,6 +51,12 @@ export function wordsNeeded(n: number): number {
   return n <= 2 ? n : Math.ceil(n * 0.6);
 }
 
+/** The subject words a count is narrowed to ("settlements"), searched as the record's words; null when there are none. */
+export function wordsHeld(subject: readonly string[]): { words: string[]; k: number } | null {
+  const words = searchedAs(subject);
+  return words.length ? { words, k: wordsNeeded(words.length) } : null;
+}
+
 /** The matters the question names by number, else the best match of its words (voted on, if asked). */
 export async function mattersFor(kit: Kit, options: { voted?: boolean } = {}): Promise<MatterDetailOut[]> {
   if (kit.named.matters.length) return kit.named.matters;

@@ -51,7 +51,7 @@ const wardPatterns = [new RegExp(`\\bward\\s*(?:no\\.?|number|#)?\\s*${ordinals}
 /** Words asking an amount of money ("cost the most", "how much… pay", "the biggest"), in lower case. */
 export const amountWords = /\b(cost(s|ly|liest)?|expensive|biggest|largest|paid|pay|pays|paying|payouts?|amounts?|worth|how much|price)\b/;
 /** Words asking who has served longest or shortest ("the longest serving alderman", "the newest"), in lower case. */
-const seniorityWords =
+export const seniorityWords =
   /\b(longest|most senior|senior-?most|newest|most recently (elected|appointed|sworn)|served the longest|serving the longest|(been|served|serving) (the )?(longest|least|shortest))\b/;
 /** Words naming the council's members as a whole, in lower case. */
 const membersWords = /\b(alder(men|women|persons|people)|council ?members|members of the (city )?council|wards)\b/;

@@ -4,7 +4,7 @@
 // database (what the record can and cannot tell), and committee chairs.
 import { sql } from 'kysely';
 import { recordColumns, type VotingRecordRow } from './repo-record.ts';
-import { holdsWords } from './repo-retrieval.ts';
+import { holdsWords, type WordsHeld } from './repo-retrieval.ts';
 import type { Db } from './repo-sql.ts';
 
 export interface Range {
@@ -203,8 +203,8 @@ export interface RankedVotingRecord extends VotingRecordRow {
  * 2026" ranks. One grouped pass over the range's votes; with `about`, only the roll calls on
  * matters holding `k` of those words ("who voted against the most settlements?").
  */
-export async function votingRecordsIn(db: Db, range: Range, about: { words: readonly string[]; k: number } | null = null): Promise<RankedVotingRecord[]> {
-  const onMatters = about ? sql`and r.matter_id in (select m.id from matters m where ${holdsWords('m.search', about.words, about.k)})` : sql``;
+export async function votingRecordsIn(db: Db, range: Range, about: WordsHeld | null = null): Promise<RankedVotingRecord[]> {
+  const onMatters = about ? sql`and r.matter_id in (select m.id from matters m where ${holdsWords('m.search', about)})` : sql``;
   const { rows } = await sql<RankedVotingRecord>`
     select v.person_id, p.name, p.ward, ${recordColumns}
     from votes v join roll_calls r on r.id = v.roll_call_id join people p on p.id = v.person_id
@@ -239,14 +239,8 @@ export async function sponsorRanking(db: Db, range: Range, types: readonly strin
  * the first and last introduction day among them; and what the record dates at all (matters known
  * from a roll call alone come without an introduction day).
  */
-export async function introducedIn(
-  db: Db,
-  range: Range,
-  types: readonly string[],
-  limit: number,
-  about: { words: readonly string[]; k: number } | null = null,
-) {
-  const ofTypes = sql`${types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``} ${about ? sql`and ${holdsWords('m.search', about.words, about.k)}` : sql``}`;
+export async function introducedIn(db: Db, range: Range, types: readonly string[], limit: number, about: WordsHeld | null = null) {
+  const ofTypes = sql`${types.length ? sql`and lower(m.type) = any(${[...types]}::text[])` : sql``} ${about ? sql`and ${holdsWords('m.search', about)}` : sql``}`;
   const inRange = sql`m.introduction_date is not null ${within('m.introduction_date', range)}`;
   const [latest, counts] = await Promise.all([
     sql<{ record_number: string; title: string; type: string; status: string | null; introduction_date: string }>`
@@ -364,22 +358,15 @@ export async function membershipsOf(db: Db, personId: string) {
  * counted, never named).
  */
 export async function testimonyAt(db: Db, meetingId: string, limit: number) {
-  const { rows } = await sql<{
-    id: string;
-    speaker_name: string;
-    speaker_kind: string;
-    organization: string | null;
-    position: string | null;
-    summary: string | null;
-    others: number;
-  }>`
-    select t.id, t.speaker_name, t.speaker_kind, t.organization, t.position, t.summary,
-      (select count(*) from testimony o where o.meeting_id = ${meetingId} and o.speaker_kind not in ('official', 'staff', 'lobbyist'))::int as others
-    from testimony t where t.meeting_id = ${meetingId} and t.speaker_kind in ('official', 'staff', 'lobbyist')
-    order by t.speaker_name, t.id limit ${limit}`.execute(db);
-  if (rows.length) return { named: rows, others: rows[0]!.others };
-  const { rows: counted } = await sql<{ others: number }>`select count(*)::int as others from testimony where meeting_id = ${meetingId}`.execute(db);
-  return { named: rows, others: counted[0]!.others };
+  const publicCapacity = sql`t.speaker_kind in ('official', 'staff', 'lobbyist')`;
+  const [named, counted] = await Promise.all([
+    sql<{ id: string; speaker_name: string; speaker_kind: string; organization: string | null; position: string | null; summary: string | null }>`
+      select t.id, t.speaker_name, t.speaker_kind, t.organization, t.position, t.summary
+      from testimony t where t.meeting_id = ${meetingId} and ${publicCapacity}
+      order by t.speaker_name, t.id limit ${limit}`.execute(db),
+    sql<{ others: number }>`select count(*)::int as others from testimony t where t.meeting_id = ${meetingId} and not (${publicCapacity})`.execute(db),
+  ]);
+  return { named: named.rows, others: counted.rows[0]!.others };
 }
 
 export async function agendaItems(db: Db, meetingId: string, limit: number) {

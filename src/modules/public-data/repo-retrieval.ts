@@ -44,10 +44,16 @@ function atLeast(terms: readonly string[], k: number): RawBuilder<unknown> {
   return sql`(to_tsquery('english', ${q}) || to_tsquery('simple', ${q}))`;
 }
 
-/** That a row's search vector holds at least `k` of the topical words (and groups); true when there are none. */
-export function holdsWords(searchRef: string, terms: readonly string[], k: number): RawBuilder<boolean> {
-  const w = topicWords(terms);
-  return w.length ? sql<boolean>`${sql.ref(searchRef)} @@ ${atLeast(w, k)}` : sql<boolean>`true`;
+/** Topical words (and groups) a record must hold at least `k` of: a subject to narrow a count to. */
+export interface WordsHeld {
+  words: readonly string[];
+  k: number;
+}
+
+/** That a row's search vector holds at least `k` of the topical words; true when there are none. */
+export function holdsWords(searchRef: string, about: WordsHeld): RawBuilder<boolean> {
+  const w = topicWords(about.words);
+  return w.length ? sql<boolean>`${sql.ref(searchRef)} @@ ${atLeast(w, about.k)}` : sql<boolean>`true`;
 }
 
 /** How many of the words a row's search vector holds: the passage's coverage of the question. */

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { ModuleDeps } from '../../kernel/deps.ts';
 import * as agg from './repo-aggregates.ts';
 import * as r from './repo-retrieval.ts';
+import type { WordsHeld } from './repo-retrieval.ts';
 import { matterDetail } from './repo-matters.ts';
 import { mostAlike } from './repo-record.ts';
 import { wardAt } from './wards.ts';
@@ -60,16 +61,15 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
         .limit(5)
         .execute();
     },
-    /** Every alderperson the record holds as serving now, by ward, with the start of their first term for a ward (null if none is recorded). */
-    currentAlders(): Promise<(NamedPerson & { since: string | null })[]> {
+    /** Every alderperson the record holds as serving now, by ward. */
+    currentAlders(): Promise<NamedPerson[]> {
       return db
-        .selectFrom('people as p')
-        .select(['p.id', 'p.name', 'p.kind', 'p.ward', 'p.current'])
-        .select(sql<string | null>`(select min(t.start_date)::text from person_terms t where t.person_id = p.id and t.ward is not null)`.as('since'))
-        .where('p.kind', '=', 'alderperson')
-        .where('p.current', '=', true)
-        .orderBy('p.ward')
-        .orderBy('p.sort_name')
+        .selectFrom('people')
+        .select(['id', 'name', 'kind', 'ward', 'current'])
+        .where('kind', '=', 'alderperson')
+        .where('current', '=', true)
+        .orderBy('ward')
+        .orderBy('sort_name')
         .execute();
     },
     /** The start of each person's first term for a ward, where the record holds one. */
@@ -133,13 +133,13 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistMoneyByRecipient: (range: DayRange, limit: number) => agg.lobbyistMoneyByRecipient(db, range, limit),
     lobbyingContactsByOfficial: (range: DayRange, limit: number) => agg.lobbyingContactsByOfficial(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
-    votingRecords: (range: DayRange, about: { words: readonly string[]; k: number } | null = null) => agg.votingRecordsIn(db, range, about),
+    votingRecords: (range: DayRange, about: WordsHeld | null = null) => agg.votingRecordsIn(db, range, about),
     /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */
     wardAt: (lat: number, lon: number): number | null => wardAt(lat, lon),
     /** Who votes most like the person, as the person's page ranks them (over the whole record). */
     mostAlike: (personId: string) => mostAlike(db, personId, ALIKE_LIMIT, ALIKE_MIN),
     sponsorRanking: (range: DayRange, types: readonly string[], limit: number) => agg.sponsorRanking(db, range, types, limit),
-    introducedIn: (range: DayRange, types: readonly string[], limit: number, about: { words: readonly string[]; k: number } | null = null) =>
+    introducedIn: (range: DayRange, types: readonly string[], limit: number, about: WordsHeld | null = null) =>
       agg.introducedIn(db, range, types, limit, about),
     rollCallsIn: (range: DayRange, order: 'latest' | 'margin' | 'unanimous', limit: number) => agg.rollCallsIn(db, range, order, limit),
     agreement: (a: string, b: string, range: DayRange) => agg.agreement(db, a, b, range),
