@@ -1,6 +1,6 @@
 // Extractive answers about legislation: how people voted, who sponsored a matter, where a matter
 // stands, what a body passed at its last sitting (or in a period), and when a body meets.
-import type { BodyRef, MatterDetailOut } from '../public-data/index.ts';
+import type { BodyRef, DayRange, MatterDetailOut } from '../public-data/index.ts';
 import {
   bodyName,
   citeBody,
@@ -252,6 +252,8 @@ export const matter: Composer = async (kit) => {
         m.status ? `Its status is ${m.status}${m.finalActionDate ? ` (final action ${m.finalActionDate})` : ''}.` : '',
         last ? `Its latest action: ${last.name}${last.bodyName ? ` by the ${last.bodyName}` : ''}${last.date ? ` on ${last.date}` : ''}.` : '',
         rc ? `On its roll call of ${rc.date} it ${outcome(rc.actionName, rc.tallies.yea, rc.tallies.nay)}.` : '',
+        asksIntroduction(kit.q.text) && !m.introductionDate ? `The record gives no date of its introduction.` : '',
+        asksCommittee(kit.q.text) ? committeePath(m.actions) : '',
       ]
         .filter(Boolean)
         .join(' '),
@@ -259,6 +261,28 @@ export const matter: Composer = async (kit) => {
   }
   return out.length ? out : null;
 };
+
+const asksIntroduction = (text: string) => /\b(introduc\w*|filed|proposed|submitted)\b/i.test(text);
+const asksCommittee = (text: string) => /\b(refer\w*|re-referred|committees?)\b/i.test(text);
+
+/**
+ * A matter's way through committee, from its actions: referrals, and what committees did with it
+ * (the council's own referral rows name no committee, so a committee is known by its actions).
+ */
+function committeePath(actions: readonly { name: string; bodyName: string | null; date: string | null }[]): string {
+  const inCommittee = actions.filter((a) => a.bodyName && /\bcommittee\b/i.test(a.bodyName));
+  const referred = actions.filter((a) => /^(re-?)?refer/i.test(a.name) && !inCommittee.includes(a));
+  const committees = [...new Set(inCommittee.map((a) => a.bodyName!))];
+  if (referred.length === 0 && inCommittee.length === 0) {
+    return 'The record holds no referral of it and no committee action on it, so it cannot tell which committee handled it.';
+  }
+  const when = (a: { bodyName: string | null; date: string | null }) => `${a.bodyName ? ` by the ${a.bodyName}` : ''}${a.date ? ` on ${a.date}` : ''}`;
+  const out: string[] = [];
+  if (referred.length) out.push(`It was referred${referred.map(when).join(', and again')}.`);
+  if (inCommittee.length) out.push(`In committee: ${inCommittee.map((a) => `${a.name}${when(a)}`).join('; ')}, so it was in the ${joinList(committees)}.`);
+  else out.push('The referral names no committee, and the record holds no committee action on it.');
+  return out.join(' ');
+}
 
 /** The bodies a question about sittings means: those it names, else the City Council. */
 function bodiesMeant(kit: Kit): BodyRef[] {
@@ -461,15 +485,16 @@ export const passed: Composer = async (kit) => {
 
 /** When a body next meets, or last met. */
 export const meeting: Composer = async (kit) => {
-  const bodies = bodiesMeant(kit);
+  const listing = asksMeetingList(kit);
+  const bodies = listing ? meetingBodies(kit) : bodiesMeant(kit);
   if (bodies.length === 0) return null;
   if (/\bhow many (meetings|hearings|times)\b/i.test(kit.q.text)) return meetingCount(kit, bodies);
+  if (listing && kit.q.range) return meetingList(kit, bodies, kit.q.range);
   const ids = bodies.map((b) => b.id);
   const ahead = kit.q.ahead;
   const day = ahead ? (kit.q.range?.from ?? kit.today) : (kit.q.range?.to ?? kit.today);
   const found = (await kit.retrieval.meetings(ids, day, ahead ? 'next' : 'last', 5)).filter((g) => ahead || g.status !== 'cancelled');
-  const names = joinList(bodies.map((b) => `the ${b.name}`));
-  for (const b of bodies) citeBody(kit, b);
+  const names = bodiesCalled(kit, bodies);
   const g = found[0];
   if (!g) {
     const none = `The record holds no ${ahead ? 'upcoming' : 'past'} meeting of ${names}${within(kit)}.`;
@@ -478,7 +503,8 @@ export const meeting: Composer = async (kit) => {
     const latest = (await kit.retrieval.meetings(ids, kit.today, 'last', 5)).find((m) => m.status !== 'cancelled');
     if (!latest) return [none];
     kit.sources.add('meeting', latest.id, `${latest.body_name} meeting, ${latest.day}`, [`${latest.body_name} met on ${latest.day} at ${latest.time}.`]);
-    return [`${none} Its latest meeting in the record was on ${latest.day}, so the record cannot tell when it meets next.`];
+    const [its, meets] = bodies.length > 1 ? ['Their', 'they meet'] : ['Its', 'it meets'];
+    return [`${none} ${its} latest meeting in the record was on ${latest.day}, so the record cannot tell when ${meets} next.`];
   }
   const place = g.location ? ` at ${g.location}` : '';
   kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
@@ -511,6 +537,53 @@ export const meeting: Composer = async (kit) => {
     ...(asksWhatHappened ? [await businessOf(kit, { ids, names: bodies.map((b) => b.name) }, g.day)] : []),
   ];
 };
+
+/** "What meetings were held in October 2023?", "which committee meetings are coming up?": meetings listed, not the one next or last. */
+const asksMeetingList = (kit: Kit) =>
+  /\b(meetings|hearings)\b/i.test(kit.q.text) && /\b(what|which|list|any|are there|were there|coming up|scheduled|held)\b/i.test(kit.q.text);
+
+/**
+ * The bodies whose meetings a list means: those named; the committees when it says committees; else,
+ * for a period, every body (unless it says the council), and the City Council otherwise.
+ */
+function meetingBodies(kit: Kit): BodyRef[] {
+  if (kit.named.bodies.length) return kit.named.bodies;
+  const text = kit.q.text.toLowerCase();
+  if (/\bcommittees?\b/.test(text)) return kit.named.allBodies.filter((b) => b.kind === 'committee' || b.kind === 'joint_committee');
+  if (kit.q.range && !/\bcouncil\b/.test(text)) return kit.named.allBodies;
+  return bodiesMeant(kit);
+}
+
+/** The bodies as an answer names them (and cites them), or, when the question named none and means many, as a whole. */
+function bodiesCalled(kit: Kit, bodies: BodyRef[]): string {
+  if (bodies.length === 1 || kit.named.bodies.length) {
+    for (const b of bodies) citeBody(kit, b);
+    return joinList(bodies.map((b) => `the ${b.name}`));
+  }
+  return bodies.some((b) => b.kind === 'council') ? 'the City Council and its committees' : "the City Council's committees";
+}
+
+/** At most this many meetings of a period are named. */
+const MEETINGS_LISTED = 10;
+
+/** The bodies' meetings in a period, earliest first, each cited; where the record's meetings end when it holds none. */
+async function meetingList(kit: Kit, bodies: BodyRef[], range: DayRange): Promise<string[]> {
+  const ids = bodies.map((b) => b.id);
+  const whose = bodiesCalled(kit, bodies);
+  const count = await kit.retrieval.meetingCount(ids, range);
+  const outside = outsideRecord(kit, count, `meetings of ${whose}`);
+  if (outside) return [outside];
+  const found = await kit.retrieval.meetingsIn(ids, range, MEETINGS_LISTED);
+  if (found.length === 0) return [`The record holds no meeting of ${whose}${within(kit)}.`];
+  const items = found.map((g) => {
+    const place = g.location ? ` at ${g.location}` : '';
+    kit.sources.add('meeting', g.id, `${g.body_name} meeting, ${g.day}`, [`${g.body_name} meeting on ${g.day} at ${g.time}${place} (${g.status}).`]);
+    return `${g.day} ${g.time}${bodies.length > 1 ? `, ${g.body_name}` : ''}${g.status === 'held' ? '' : ` (${g.status})`}`;
+  });
+  const total = found[0]!.total;
+  const more = total > found.length ? `; and ${total - found.length} more` : '';
+  return [`The record holds ${total} meeting${total === 1 ? '' : 's'} of ${whose}${within(kit)}: ${items.join('; ')}${more}.`];
+}
 
 /** An action on a matter, as actionsBetween reads it: its matter cited, and its roll call when it had one. */
 function citeAction(kit: Kit, a: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>>[number]): void {

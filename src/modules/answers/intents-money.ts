@@ -135,6 +135,9 @@ export async function topContributorsOverall(kit: Kit): Promise<string[]> {
 /** Lobbying sums: a client's lobbyists, lobbyists' giving, clients or lobbyists by compensation. */
 export async function lobbyingTotals(kit: Kit): Promise<string[] | null> {
   const extents = await kit.retrieval.extents();
+  // Gifts are their own disclosure: "which alderperson received the most lobbyist gifts?" is not
+  // about political contributions.
+  if (asked(kit, /\bgifts?\b/) && !asked(kit, /\b(contribut\w*|donat\w*|political)\b/)) return giftsRanked(kit, extents.gifts);
   const giving = asked(kit, /\b(contribut\w*|gave|give|donat\w*|political)\b/);
   if (!giving && asked(kit, lobbiedWords)) return contactsRanked(kit, extents);
   const extent = giving ? extents.contributions : extents.compensation;
@@ -219,6 +222,46 @@ function cite(kit: Kit, l: Awaited<ReturnType<Kit['retrieval']['lobbyistCompensa
       `${l.name}'s registrations reported ${dollars(l.total)} in compensation ${from}${within(kit)} (${plural(l.reports, 'report')}).`,
     ]);
   return `${l.name} (${dollars(l.total)}${l.clients > 1 ? `, ${plural(l.clients, 'client')}` : ''})`;
+}
+
+/** "Which lobbyists gave the most gifts?", "who gave aldermen the most gifts?": the givers; otherwise the officials. */
+const giversWords = /\b(which|what|top) lobbyists?\b|\bwho (gave|gives|give|has given|reported)\b|\blobbyists? (who )?(gave|give|gives) the most\b/;
+
+/** A sum of gifts' reported values; a report may give a gift no value. */
+const worth = (total: string) => (Number(total) > 0 ? ` worth ${dollars(total)}` : ', no value reported');
+
+/** The officials lobbyists reported giving gifts to, or the lobbyists who gave them, ranked by how many gifts. */
+async function giftsRanked(kit: Kit, extent: Extent): Promise<string[]> {
+  const what = "lobbyists' reported gifts to officials";
+  if (extent.count === 0) return [`The record holds no ${what}.`];
+  const outside = outsideRecord(kit, extent, what);
+  if (outside) return [outside];
+  let out: string[];
+  if (asked(kit, giversWords)) {
+    const top = await kit.retrieval.lobbyistGiftGiving(range(kit), 5);
+    if (top.length === 0) return [`No lobbyist reported a gift to an official${within(kit)}.`];
+    const list = top.map((l) => {
+      const detail = `${plural(l.gifts, 'gift')} to ${plural(l.recipients, 'recipient')}${worth(l.total)}`;
+      for (const id of l.lobbyist_ids)
+        kit.sources.add('lobbyist', id, l.name, [`Reported, with the other registrations of ${l.name}, ${detail}${within(kit)}.`]);
+      return `${l.name} (${detail})`;
+    });
+    out = [`The lobbyists who reported giving the most gifts to City officials and employees${within(kit)}: ${joinList(list)}.`];
+  } else {
+    const top = await kit.retrieval.lobbyistGiftsByRecipient(range(kit), 5);
+    if (top.length === 0) return [`No lobbyist reported a gift to an official${within(kit)}.`];
+    const list = top.map((r) => {
+      const who = personLabel(r);
+      const detail = `${plural(r.gifts, 'gift')} from ${plural(r.lobbyists, 'lobbyist')}${worth(r.total)}`;
+      citePerson(kit, { id: r.person_id, name: r.name, kind: r.kind as NamedPerson['kind'], ward: r.ward }, [
+        `Lobbyists reported ${detail} to ${who}${within(kit)}.`,
+      ]);
+      return `${who} (${detail})`;
+    });
+    out = [`The officials lobbyists reported giving the most gifts to${within(kit)}: ${joinList(list)}.`];
+  }
+  if (!kit.q.range) out.push(coverage(extent, what));
+  return out;
 }
 
 /** "Which alderman was lobbied the most?", "which officials did lobbyists contact most?", "which ward gets the most lobbying?". */

@@ -78,14 +78,19 @@ export const lobbying: Composer = async (kit) => {
   if (people.length === 0) return lobbyingTotals(kit);
   const range = kit.q.range ?? {};
   const out: string[] = [];
+  // "What gifts did lobbyists give Ald. Reilly?" asks the gifts alone, not the contacts and contributions.
+  const text = kit.q.text.toLowerCase();
+  const giftsOnly = /\bgifts?\b/.test(text) && !/\b(contribut\w*|donat\w*|political|money|contact\w*|met|meet\w*)\b/.test(text);
   for (const p of people.slice(0, 2)) {
     citePerson(kit, p);
     const [contacts, gifts, presents] = await Promise.all([
-      kit.retrieval.lobbyistContacts(p.id, range, 10),
-      kit.retrieval.lobbyistContributions(p.id, range, 5),
+      giftsOnly ? [] : kit.retrieval.lobbyistContacts(p.id, range, 10),
+      giftsOnly ? [] : kit.retrieval.lobbyistContributions(p.id, range, 5),
       kit.retrieval.lobbyistGifts(p.id, range, 5),
     ]);
-    if (contacts.length) {
+    if (giftsOnly) {
+      if (presents.length === 0) out.push(`No lobbyist reported a gift to ${personLabel(p)}${within(kit)}.`);
+    } else if (contacts.length) {
       const list = contacts.map((c) => {
         const detail = [
           `${c.reports} report${c.reports === 1 ? '' : 's'}`,

@@ -139,11 +139,15 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   if (
     !hasRecord &&
     has(/\b(meet|meets|meeting|meetings|hearing|hearings|session|agenda)\b/) &&
-    has(/\b(when|next|last|latest|upcoming|recent|agenda|how many|testif\w*|testimony|spoke|speakers?)\b/)
+    has(/\b(when|next|last|latest|upcoming|recent|agenda|how many|testif\w*|testimony|spoke|speakers?|scheduled|coming up|planned|held|hold|holds)\b/)
   )
     return 'meeting';
   // "What did the council decide at its meeting in July 2026?": a sitting's or a period's outcomes, listed.
   if (!hasRecord && has(/\b(decide|decided|decisions?)\b/) && has(/\b(meeting|sitting|session|today|yesterday|week|month|year|in \d{4})\b/)) return 'passed';
+  // "When was the Lorenzo Williams settlement introduced?", "which committee was the parking meter
+  // transfer referred to?": one matter's own facts.
+  if (has(/\bwhen (was|were|did|is)\b.*\b(introduc\w*|filed|proposed|submitted|referred)\b/) || has(/\b(referred|re-referred|sent|assigned) to\b/))
+    return 'matter';
   if (hasRecord || has(/\b(decide|decided|decision|status|outcome|happened)\b/)) return 'matter';
   return 'search';
 }

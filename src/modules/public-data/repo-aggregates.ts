@@ -15,7 +15,8 @@ export interface Range {
 const within = (expr: string, r: Range) =>
   sql`${r.from ? sql`and ${sql.raw(expr)} >= ${r.from}::date` : sql``} ${r.to ? sql`and ${sql.raw(expr)} <= ${r.to}::date` : sql``}`;
 /** A reporting period inside the range (lobbying reports cover a quarter or a year). */
-const periodWithin = (r: Range) => sql`${r.from ? sql`and c.period_start >= ${r.from}::date` : sql``} ${r.to ? sql`and c.period_end <= ${r.to}::date` : sql``}`;
+const periodWithin = (r: Range, alias = 'c') =>
+  sql`${r.from ? sql`and ${sql.ref(`${alias}.period_start`)} >= ${r.from}::date` : sql``} ${r.to ? sql`and ${sql.ref(`${alias}.period_end`)} <= ${r.to}::date` : sql``}`;
 
 export interface Extent {
   first: string | null;
@@ -24,12 +25,13 @@ export interface Extent {
 }
 
 /** The first and last day, and how many records, of each dated source. */
-export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'contacts' | 'rollCalls', Extent>> {
+export async function extents(db: Db): Promise<Record<'receipts' | 'compensation' | 'contributions' | 'contacts' | 'gifts' | 'rollCalls', Extent>> {
   const { rows } = await sql<{ source: string } & Extent>`
     select 'receipts' as source, min(received_date)::text as first, max(received_date)::text as last, count(*)::int as count from receipts
     union all select 'compensation', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_compensation
     union all select 'contributions', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_contributions
     union all select 'contacts', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_activity where official_person_id is not null
+    union all select 'gifts', min(period_start)::text, max(period_end)::text, count(*)::int from lobbying_gifts where recipient_person_id is not null
     union all select 'rollCalls', min(date)::text, max(date)::text, count(*)::int from roll_calls`.execute(db);
   const of = (s: string) => rows.find((r) => r.source === s) ?? { first: null, last: null, count: 0 };
   return {
@@ -37,6 +39,7 @@ export async function extents(db: Db): Promise<Record<'receipts' | 'compensation
     compensation: of('compensation'),
     contributions: of('contributions'),
     contacts: of('contacts'),
+    gifts: of('gifts'),
     rollCalls: of('rollCalls'),
   };
 }
@@ -167,6 +170,30 @@ export async function lobbyistMoneyByRecipient(db: Db, range: Range, limit: numb
       count(distinct c.lobbyist_id)::int as lobbyists
     from lobbying_contributions c join people p on p.id = c.recipient_person_id where true ${periodWithin(range)}
     group by c.recipient_person_id, p.name, p.kind, p.ward order by sum(c.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** The officials lobbyists reported giving gifts to, most gifts first, then the largest value (reporting periods in the range). */
+export async function lobbyistGiftsByRecipient(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ person_id: string; name: string; kind: string; ward: number | null; total: string; gifts: number; lobbyists: number }>`
+    select g.recipient_person_id as person_id, p.name, p.kind, p.ward, sum(g.amount)::text as total, count(*)::int as gifts,
+      count(distinct g.lobbyist_id)::int as lobbyists
+    from lobbying_gifts g join people p on p.id = g.recipient_person_id where true ${periodWithin(range, 'g')}
+    group by g.recipient_person_id, p.name, p.kind, p.ward order by count(*) desc, sum(g.amount) desc, p.name limit ${limit}`.execute(db);
+  return rows;
+}
+
+/**
+ * The lobbyists who reported the most gifts (each lobbyist's registrations together, as
+ * lobbyistGiving), to anyone the reports name: a City official or employee whom the record may not
+ * hold as a person, so recipients are counted by their published names.
+ */
+export async function lobbyistGiftGiving(db: Db, range: Range, limit: number) {
+  const { rows } = await sql<{ lobbyist_ids: string[]; name: string; total: string; gifts: number; recipients: number }>`
+    select array_agg(distinct g.lobbyist_id) as lobbyist_ids, p.name, sum(g.amount)::text as total, count(*)::int as gifts,
+      count(distinct lower(g.recipient))::int as recipients
+    from lobbying_gifts g join people p on p.id = g.lobbyist_id where true ${periodWithin(range, 'g')}
+    group by p.name order by count(*) desc, sum(g.amount) desc, p.name limit ${limit}`.execute(db);
   return rows;
 }
 

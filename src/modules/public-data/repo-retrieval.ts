@@ -268,6 +268,19 @@ export async function meetingsAround(db: Db, bodyIds: readonly string[], day: st
   return rows;
 }
 
+/** Meetings of the bodies between two Chicago days, in order, with how many there are in all. */
+export async function meetingsIn(db: Db, bodyIds: readonly string[], range: Range, limit: number) {
+  if (bodyIds.length === 0) return [];
+  const local = "(g.start_time at time zone 'America/Chicago')::date";
+  const { rows } = await sql<{ id: string; body_name: string; day: string; time: string; status: string; location: string | null; total: number }>`
+    select g.id, g.body_name, ${sql.raw(local)}::text as day, to_char(g.start_time at time zone 'America/Chicago', 'HH24:MI') as time, g.status, g.location,
+      count(*) over ()::int as total
+    from meetings g
+    where g.body_id = any(${[...bodyIds]}::text[]) ${within(local, range)}
+    order by g.start_time, g.id limit ${limit}`.execute(db);
+  return rows;
+}
+
 /**
  * How many meetings of these bodies the record holds in the range (held or scheduled, and
  * cancelled), and the first and last day of all their meetings in the record: what it can tell.

@@ -114,6 +114,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     meetings: (bodyIds: readonly string[], day: string, direction: 'next' | 'last', limit: number) => r.meetingsAround(db, bodyIds, day, direction, limit),
     /** How many meetings of the bodies the range holds, and the span of all their meetings in the record. */
     meetingCount: (bodyIds: readonly string[], range: DayRange) => r.meetingCount(db, bodyIds, range),
+    /** The bodies' meetings in the range, earliest first (each row carries how many there are in all). */
+    meetingsIn: (bodyIds: readonly string[], range: DayRange, limit: number) => r.meetingsIn(db, bodyIds, range, limit),
     committeesFor: (personIds: readonly string[], terms: readonly string[]) => r.committeesFor(db, personIds, terms),
     topContributors: (committeeIds: readonly string[], range: DayRange, limit: number) => r.topContributors(db, committeeIds, range, limit),
     receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),
@@ -132,6 +134,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     lobbyistGiving: (range: DayRange, limit: number) => agg.lobbyistGiving(db, range, limit),
     lobbyistMoneyByRecipient: (range: DayRange, limit: number) => agg.lobbyistMoneyByRecipient(db, range, limit),
     lobbyingContactsByOfficial: (range: DayRange, limit: number) => agg.lobbyingContactsByOfficial(db, range, limit),
+    lobbyistGiftsByRecipient: (range: DayRange, limit: number) => agg.lobbyistGiftsByRecipient(db, range, limit),
+    lobbyistGiftGiving: (range: DayRange, limit: number) => agg.lobbyistGiftGiving(db, range, limit),
     votingRecord: (personId: string, range: DayRange) => agg.votingRecordIn(db, personId, range),
     votingRecords: (range: DayRange, about: WordsHeld | null = null) => agg.votingRecordsIn(db, range, about),
     /** The ward (2023 boundaries) a point is in, or null: the same point-in-polygon as `wards.locate`. */

@@ -112,6 +112,15 @@ test('intents', () => {
     ['How much did the city pay in settlements in 2026?', 'amount'],
     ['How did the council vote on the largest settlement?', 'vote'],
     ['How much did lobbyists get paid by Uber?', 'lobbying'],
+    ['Which alderperson received the most lobbyist gifts?', 'lobbying'],
+    // One matter's own facts: when it came in, where it was sent.
+    ['When was the Lorenzo Williams settlement introduced?', 'matter'],
+    ['Which committee was the parking meter transfer referred to?', 'matter'],
+    ['Who introduced the Solache settlement order?', 'sponsor'],
+    // Meetings listed for a period, held or scheduled.
+    ['What meetings were held in October 2023?', 'meeting'],
+    ['What meetings are scheduled this week?', 'meeting'],
+    ['Which meetings did the Committee on Finance hold in 2023?', 'meeting'],
   ];
   for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
 });

@@ -948,6 +948,67 @@ export const questions: EvalCase[] = [
   // not told, and not answered with another ranking (retrieval.test.ts ranks seeded reports).
   { q: 'Which alderman was lobbied the most?', intent: 'lobbying', cites: [], facts: ['cannot tell who was lobbied the most'], none: true },
 
+  // Gifts are their own disclosure: ranked by how many, never answered with contributions.
+  {
+    q: 'Which alderperson received the most lobbyist gifts?',
+    intent: 'lobbying',
+    cites: [BURNETT],
+    may: ['person:*'],
+    facts: ['Walter R. Burnett (Ward 27) (9 gifts from 9 lobbyists worth $364.62)', 'gifts to officials from 2013-04-01 to 2021-06-30'],
+  },
+  {
+    q: 'Which lobbyists gave the most gifts?',
+    intent: 'lobbying',
+    cites: ['lobbyist:lobbyist-4200'],
+    may: ['lobbyist:*'],
+    facts: ['GERALD J ROPER (52 gifts to 52 recipients worth $2,236.00)'],
+  },
+
+  // One matter's own facts: where it went in committee, and when it was introduced.
+  {
+    q: 'Which committee was O2023-0004126 referred to?',
+    intent: 'outcome',
+    cites: [matter('O2023-0004126')],
+    facts: ['Recommended to Pass by the Committee on Housing and Real Estate on 2023-10-16', 'in the Committee on Housing and Real Estate'],
+  },
+  {
+    q: 'Which committee was the parking meter transfer referred to?',
+    intent: 'outcome',
+    cites: [matter('SO2026-0025407')],
+    may: ['roll_call:*'],
+    facts: ['no referral of it and no committee action on it'],
+  },
+  {
+    q: 'When was the Lorenzo Williams settlement introduced?',
+    intent: 'outcome',
+    cites: [matter('Or2026-0028317')],
+    may: ['roll_call:*'],
+    facts: ['no date of its introduction', 'final action 2026-09-23'],
+  },
+
+  // Meetings listed for a period, or where the record's meetings end.
+  {
+    q: 'What meetings were held in October 2023?',
+    intent: 'meeting',
+    cites: ['meeting:DEBD1395-3F53-EE11-BE6E-001DD8097665'],
+    may: ['meeting:*'],
+    facts: ['10 meetings of the City Council and its committees in October 2023', '2023-10-04 10:00, City Council'],
+  },
+  {
+    q: 'Which meetings did the Committee on Finance hold in 2023?',
+    intent: 'meeting',
+    cites: [FINANCE],
+    may: ['meeting:*'],
+    facts: ['9 meetings of the Committee on Finance in 2023', '2023-10-02 10:00'],
+  },
+  {
+    q: 'What meetings are scheduled this week?',
+    intent: 'meeting',
+    cites: [],
+    facts: ['from 2023-03-30 to 2023-10-12 only', 'cannot tell this week'],
+    none: true,
+  },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
