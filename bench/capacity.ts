@@ -97,6 +97,12 @@ export async function measureCapacity(c: CapacityRun): Promise<number> {
       ),
       `one instance vs two behind HAProxy (detail route, 1,000 keys): ${scale.ratio.toFixed(2)}× (median of rounds ${scale.rounds.join(', ')}); two behind HAProxy ${scale.twoOverOneBehind.toFixed(2)}× of one behind it; one behind HAProxy ${scale.oneBehindRatio.toFixed(2)}× of direct`,
       `HAProxy CPU per request: ${scale.haproxyMsPerRequest?.toFixed(3) ?? 'n/a'} ms; share of the two instances' CPU: ${scale.shares.map((s) => `${(s * 100).toFixed(0)} %`).join(' / ')}`,
+      `CPU a request (instances / PostgreSQL / HAProxy, ms): ${(['one', 'behind', 'two'] as const)
+        .map((w) => {
+          const c = scale.cpuPerRequest[w];
+          return `${w === 'one' ? 'one direct' : w === 'behind' ? 'one behind HAProxy' : 'two behind HAProxy'} ${c.instances} / ${c.postgres ?? 'n/a'} / ${c.haproxy ?? '—'}`;
+        })
+        .join('; ')}`,
       `1,000 keys through the balancer: ${scale.counts.counted} counted for ${scale.counts.answered} answered, ${scale.counts.ownersOff} owners off (${scale.counts.exact ? 'exact' : 'NOT exact'})`,
       `memory per instance at the end: ${instances.map((i) => `${i.name} VmRSS ${mib(i.rss)} MiB (VmHWM ${mib(i.hwm)} MiB)`).join('; ')}`,
     ];
@@ -126,6 +132,7 @@ export async function measureCapacity(c: CapacityRun): Promise<number> {
         },
         haproxyCpuMsPerRequest: scale.haproxyMsPerRequest,
         instanceCpuShares: scale.shares,
+        cpuPerRequest: scale.cpuPerRequest,
         manyKeysCounts: scale.counts,
         instances,
       },

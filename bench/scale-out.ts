@@ -36,6 +36,13 @@ export interface ScaleOut {
   haproxyMsPerRequest: number | null;
   /** Each instance's share of the two instances' CPU while both were behind HAProxy. */
   shares: number[];
+  /**
+   * CPU a request in each arrangement, ms (all rounds summed): the instances together, PostgreSQL's
+   * backends and HAProxy. Where the second instance's loss goes: more CPU a request in the
+   * instances (two event loops, each batching less), in PostgreSQL (counting batches half the
+   * size), or in the balancer.
+   */
+  cpuPerRequest: Record<'one' | 'two' | 'behind', { instances: number; postgres: number | null; haproxy: number | null }>;
   counts: CountCheck;
   instances: Array<{ name: string; pid: number }>;
 }
@@ -99,6 +106,16 @@ export async function compareOneWithTwo(c: CapacityRun & { backends: Backends })
     const ratio = median(ratios);
     const twoRequests = sum(twos, (k) => k.measurement.requests);
     const [cpuA, cpuB] = [sum(twos, (k) => k.processMs.a), sum(twos, (k) => k.processMs.b)];
+    // One direct counts the first instance alone (the second idles meanwhile; the pair's HAProxy too).
+    const perRequest = (list: Costed[], alone = false) => {
+      const requests = sum(list, (k) => k.measurement.requests);
+      const per = (ms: number) => (requests > 0 ? round3(ms / requests) : 0);
+      return {
+        instances: per(sum(list, (k) => (k.processMs.a ?? 0) + (alone ? 0 : (k.processMs.b ?? 0)))),
+        postgres: list.some((k) => k.postgresMs === null) ? null : per(sum(list, (k) => k.postgresMs)),
+        haproxy: alone || list.some((k) => k.processMs.haproxy == null) ? null : per(sum(list, (k) => k.processMs.haproxy)),
+      };
+    };
     return {
       measured: [...ones, ...twos, ...behind],
       ratio,
@@ -113,6 +130,7 @@ export async function compareOneWithTwo(c: CapacityRun & { backends: Backends })
       },
       haproxyMsPerRequest: twoRequests > 0 ? round3(sum(twos, (k) => k.processMs.haproxy) / twoRequests) : null,
       shares: cpuA + cpuB > 0 ? [round3(cpuA / (cpuA + cpuB)), round3(cpuB / (cpuA + cpuB))] : [],
+      cpuPerRequest: { one: perRequest(ones, true), two: perRequest(twos), behind: perRequest(behind) },
       counts,
       instances: [
         { name: a.name, pid: a.pid },
