@@ -36,6 +36,11 @@ export const money: Composer = async (kit) => {
   if (outside) return [outside];
   const people = await peopleMeant(kit);
   const committees = await committeesMeant(kit, people);
+  // Illinois' reports list expenditures too, but the record holds what committees received only.
+  if (asked(kit, /\b(spen(d|ds|t|ding)|expenditures?)\b/)) {
+    const held = committees.length ? await raisedBy(kit, people, committees) : [];
+    return [`The record holds campaign receipts, the money committees received, not what they spent, so it cannot tell what was spent.`, ...held];
+  }
   if (committees.length) return raisedBy(kit, people, committees);
   if (people.length) {
     for (const p of people) kit.sources.add(p.kind === 'lobbyist' ? 'lobbyist' : 'person', p.id, p.name, [`${personLabel(p)}.`]);

@@ -74,7 +74,8 @@ function intentOf(q: string, hasRecord: boolean, hasWard: boolean): Intent {
   // "Raise" alone may be legislation ("raise the minimum wage"): money only with words of money.
   const aboutMoney = has(/\b(campaigns?|committees?|money|cash|funds?|fundrais\w*|donat\w*|contribut\w*|receipts?|dollars?|how much)\b|\$/);
   if (
-    (has(/\b(rais(e|ed|es|ing)|receipts?|war chest|haul|brought in|bring in|took in|take in|collected|fundrais\w*)\b/) && aboutMoney) ||
+    (has(/\b(rais(e|ed|es|ing)|receipts?|war chest|haul|brought in|bring in|took in|take in|collected|fundrais\w*|spen(d|ds|t|ding)|expenditures?)\b/) &&
+      aboutMoney) ||
     (has(/\bhow much\b/) && has(/\b(gave|give|given|donat\w*|contribut\w*|money)\b/))
   )
     return 'money';

@@ -121,6 +121,7 @@ test('intents', () => {
     ['What meetings were held in October 2023?', 'meeting'],
     ['What meetings are scheduled this week?', 'meeting'],
     ['Which meetings did the Committee on Finance hold in 2023?', 'meeting'],
+    ["How much did Ald. Hopkins' campaign spend?", 'money'],
   ];
   for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
 });

@@ -1009,6 +1009,15 @@ export const questions: EvalCase[] = [
     none: true,
   },
 
+  // Campaign spending is not in the record (receipts are): said, with what was received.
+  {
+    q: "How much did Ald. Hopkins' campaign spend?",
+    intent: 'money',
+    cites: [HOPKINS, 'committee:committee-25653'],
+    facts: ['not what they spent', 'received $1,110,444.00'],
+  },
+  { q: 'How much did aldermanic campaigns spend in 2018?', intent: 'money', cites: [], facts: ['cannot tell what was spent'], none: true },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
