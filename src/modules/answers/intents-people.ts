@@ -64,12 +64,24 @@ export const donors: Composer = async (kit) => {
       `Receipts${within(kit)}: ${dollars(total.total)} from ${total.receipts} contributions ${span}.`,
       `Largest contributors: ${list.join('; ')}.`,
     ]);
+    // "What is the largest donation X received?": the single receipts first, then the contributors' sums.
+    if (singleWords.test(kit.q.text.toLowerCase())) {
+      const single = await kit.retrieval.largestReceipts([c.id], range, 3);
+      if (single.length) {
+        const listed = joinList(single.map((r) => `${dollars(r.amount)} from ${r.contributor} on ${r.received_date}`));
+        kit.sources.add('committee', c.id, c.name, [`Largest single receipts${within(kit)}: ${listed}.`]);
+        out.push(`The largest single receipts of ${c.name}${within(kit)}: ${listed}.`);
+      }
+    }
     out.push(
       `The largest contributors to ${c.name}${within(kit)} were ${joinList(list)}. In all it received ${dollars(total.total)} from ${total.receipts} contribution${total.receipts === 1 ? '' : 's'} ${span}.`,
     );
   }
   return out;
 };
+
+/** Words asking for one receipt rather than a contributor's sum ("the largest donation", "the biggest single check"). */
+const singleWords = /\b(largest|biggest|highest|single)\s+(single\s+)?(donation|contribution|check|cheque|gift|receipt)\b/;
 
 /** Lobbyists who reported contact with an official, and lobbyists' reported contributions and gifts to them. */
 export const lobbying: Composer = async (kit) => {

@@ -116,6 +116,15 @@ export async function topContributors(db: Db, committeeIds: readonly string[], r
   return rows;
 }
 
+/** The committees' largest single receipts in the range, largest first. */
+export async function largestReceipts(db: Db, committeeIds: readonly string[], range: Range, limit: number) {
+  const { rows } = await sql<{ committee_id: string; contributor: string; amount: string; received_date: string }>`
+    select r.committee_id, r.contributor, r.amount::text as amount, r.received_date::text as received_date
+    from receipts r where r.committee_id = any(${[...committeeIds]}::text[]) ${within('r.received_date', range)}
+    order by r.amount desc, r.received_date desc, r.contributor limit ${limit}`.execute(db);
+  return rows;
+}
+
 export async function receiptTotals(db: Db, committeeIds: readonly string[], range: Range) {
   const { rows } = await sql<{ committee_id: string; total: string; receipts: number; first: string | null; last: string | null }>`
     select r.committee_id, sum(r.amount)::text as total, count(*)::int as receipts, min(r.received_date)::text as first, max(r.received_date)::text as last

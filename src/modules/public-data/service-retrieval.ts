@@ -119,6 +119,7 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     committeesFor: (personIds: readonly string[], terms: readonly string[]) => r.committeesFor(db, personIds, terms),
     topContributors: (committeeIds: readonly string[], range: DayRange, limit: number) => r.topContributors(db, committeeIds, range, limit),
     receiptTotals: (committeeIds: readonly string[], range: DayRange) => r.receiptTotals(db, committeeIds, range),
+    largestReceipts: (committeeIds: readonly string[], range: DayRange, limit: number) => r.largestReceipts(db, committeeIds, range, limit),
     lobbyistContacts: (personId: string, range: DayRange, limit: number) => r.lobbyistContacts(db, personId, range, limit),
     lobbyistContributions: (personId: string, range: DayRange, limit: number) => r.lobbyistContributions(db, personId, range, limit),
     /** Aggregates (repo-aggregates.ts): what the record can tell, and sums over it. */

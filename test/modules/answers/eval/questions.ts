@@ -1018,6 +1018,14 @@ export const questions: EvalCase[] = [
   },
   { q: 'How much did aldermanic campaigns spend in 2018?', intent: 'money', cites: [], facts: ['cannot tell what was spent'], none: true },
 
+  // One receipt, not a contributor's sum.
+  {
+    q: 'What is the largest donation Ald. Reilly received?',
+    intent: 'money',
+    cites: [REILLY, 'committee:committee-19263'],
+    facts: ['$100,005.00 from Reilly, Brendan on 2018-07-09', '$100,000.00 from Melman, Richard on 2018-09-14'],
+  },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
