@@ -165,13 +165,22 @@ async function rollCallsOf(kit: Kit, matters: MatterDetailOut[]): Promise<string
   return out;
 }
 
+/** "What did X vote against?" asks for the Nay votes alone, "what did X vote for?" the Yea ones. */
+function sideAsked(text: string): 'Nay' | 'Yea' | null {
+  const t = text.toLowerCase();
+  if (/\bvot(e|ed|es|ing) (against|no)\b|\bnays?\b|\bopposed\b/.test(t)) return 'Nay';
+  if (/\bvot(e|ed|es|ing) (for|yes|yea|in favou?r)\b/.test(t)) return 'Yea';
+  return null;
+}
+
 async function latestVotes(kit: Kit): Promise<string[]> {
   const out: string[] = [];
+  const side = sideAsked(kit.q.text);
   for (const p of kit.named.people.slice(0, 3)) {
     citePerson(kit, p);
-    const votes = await kit.retrieval.recentVotes(p.id, kit.q.range ?? {}, 5);
+    const votes = await kit.retrieval.recentVotes(p.id, kit.q.range ?? {}, 5, side ? [side] : []);
     if (votes.length === 0) {
-      out.push(`The record holds no votes by ${personLabel(p)}${within(kit)}.`);
+      out.push(`The record holds no ${side ? `${side} ` : ''}votes by ${personLabel(p)}${within(kit)}.`);
       continue;
     }
     const items = votes.map((v) => {
@@ -182,7 +191,7 @@ async function latestVotes(kit: Kit): Promise<string[]> {
       ]);
       return `${v.value} on ${about}${v.title ? ` (${quote(v.title, 80)})` : ''} on ${v.date}, which ${outcome(v.action, v.yea, v.nay)}`;
     });
-    out.push(`${personLabel(p)}'s latest recorded votes${within(kit)}: ${items.join('; ')}.`);
+    out.push(`${personLabel(p)}'s latest recorded ${side ? `${side} ` : ''}votes${within(kit)}: ${items.join('; ')}.`);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // from the roll calls in the record and cites the people (whose pages show their voting record)
 // and, for agreement, the roll calls on which the two split.
 import type { Composer, Kit } from './kit.ts';
-import { citeBody, citePerson, topicTerms, wordsHeld } from './kit.ts';
+import { citeBody, citeMatter, citePerson, topicTerms, wordsHeld } from './kit.ts';
 import { peopleMeant } from './intents-people.ts';
 import { asksNays } from './question.ts';
 import { joinList, personLabel } from './records.ts';
@@ -50,9 +50,30 @@ export const votingRecord: Composer = async (kit) => {
         ? `${personLabel(p)} voted Nay ${times(r.nay)} and Yea ${times(r.yea)} ${held}; they ${majority} and ${attendance}.`
         : `${personLabel(p)} ${majority} and ${attendance}, ${held}.`,
     );
+    // "Which roll calls did X miss?": the latest of them, each cited.
+    if (r.absent && asksWhichMissed.test(kit.q.text.toLowerCase())) out.push(await missedRollCalls(kit, p, r.absent));
   }
   return out;
 };
+
+const asksWhichMissed = /\b(which|what|list)\b.*\b(miss(ed|es|ing)?|skip(ped|s)?|absen\w*)\b/;
+/** At most this many missed roll calls are named. */
+const MISSED_LISTED = 8;
+
+/** The latest roll calls a person was absent from or did not vote on. */
+async function missedRollCalls(kit: Kit, p: Kit['named']['people'][number], absent: number): Promise<string> {
+  const votes = await kit.retrieval.recentVotes(p.id, kit.q.range ?? {}, MISSED_LISTED, ['Absent', 'Not Voting']);
+  const items = votes.map((v) => {
+    const about = v.record_number ?? 'a matter';
+    if (v.record_number && v.title) citeMatter(kit, { recordNumber: v.record_number, title: v.title, type: v.type ?? 'Matter' });
+    kit.sources.add('roll_call', v.roll_call_id, `Roll call on ${about}, ${v.date}: ${v.action} ${v.yea}–${v.nay}`, [
+      `${personLabel(p)}: ${v.value} on ${about} on ${v.date}.`,
+    ]);
+    return `${about} on ${v.date} (${v.value.toLowerCase()})`;
+  });
+  const more = absent > items.length ? `; and ${absent - items.length} more` : '';
+  return `The roll calls ${personLabel(p)} missed${within(kit)}, latest first: ${items.join('; ')}${more}.`;
+}
 
 /** Who votes most like the person: the share of roll calls both attended on which they voted alike (their page's list). */
 async function alike(kit: Kit, p: Kit['named']['people'][number]): Promise<string[]> {

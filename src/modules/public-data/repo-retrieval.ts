@@ -315,7 +315,7 @@ export async function votesOn(db: Db, matterIds: readonly string[], personIds: r
 }
 
 /** A person's latest votes (index votes_person), with what each roll call was about. */
-export async function recentVotes(db: Db, personId: string, range: Range, limit: number) {
+export async function recentVotes(db: Db, personId: string, range: Range, limit: number, values: readonly string[] = []) {
   const { rows } = await sql<{
     roll_call_id: string;
     value: string;
@@ -330,7 +330,7 @@ export async function recentVotes(db: Db, personId: string, range: Range, limit:
   }>`
     select v.roll_call_id, v.value, v.date::text as date, r.action_name as action, r.yea, r.nay, m.id as matter_id, m.record_number, m.title, m.type
     from votes v join roll_calls r on r.id = v.roll_call_id left join matters m on m.id = v.matter_id
-    where v.person_id = ${personId} ${within('v.date', range)}
+    where v.person_id = ${personId} ${within('v.date', range)} ${values.length ? sql`and v.value = any(${[...values]}::text[])` : sql``}
     order by v.date desc, v.roll_call_id limit ${limit}`.execute(db);
   return rows;
 }

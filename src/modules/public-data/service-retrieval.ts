@@ -104,7 +104,8 @@ export function createRetrieval(deps: Pick<ModuleDeps, 'db'>) {
     /** How many matters hold each of these words (or `a|b` groups). */
     matterWordCounts: (terms: readonly string[]) => r.matterWordCounts(db, terms),
     votesOn: (matterIds: readonly string[], personIds: readonly string[]) => r.votesOn(db, matterIds, personIds),
-    recentVotes: (personId: string, range: DayRange, limit: number) => r.recentVotes(db, personId, range, limit),
+    /** A person's latest votes in the range, of these values only when given ("Nay"; "Absent" and "Not Voting"). */
+    recentVotes: (personId: string, range: DayRange, limit: number, values: readonly string[] = []) => r.recentVotes(db, personId, range, limit, values),
     /** The body's latest day of business (or, unless `businessOnly`, of a held meeting) on or before `day`. */
     lastSitting: (body: BodyKey, day: string, businessOnly = false) => r.lastSitting(db, body, day, businessOnly),
     actionsExtent: (body: BodyKey) => r.actionsExtent(db, body),

@@ -122,6 +122,8 @@ test('intents', () => {
     ['What meetings are scheduled this week?', 'meeting'],
     ['Which meetings did the Committee on Finance hold in 2023?', 'meeting'],
     ["How much did Ald. Hopkins' campaign spend?", 'money'],
+    ['Which roll calls did Ald. Hadden miss?', 'record'],
+    ['What did Ald. Sigcho-Lopez vote against in 2026?', 'vote'],
   ];
   for (const [text, intent] of intents) assert.equal(understand(text, today).intent, intent, text);
 });

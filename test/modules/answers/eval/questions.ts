@@ -1026,6 +1026,22 @@ export const questions: EvalCase[] = [
     facts: ['$100,005.00 from Reilly, Brendan on 2018-07-09', '$100,000.00 from Melman, Richard on 2018-09-14'],
   },
 
+  // One side of a person's votes, and the roll calls they missed, listed.
+  {
+    q: 'What did Ald. Sigcho-Lopez vote against in 2026?',
+    intent: 'vote-aggregate',
+    cites: [SIGCHO_LOPEZ, matter('SO2026-0025407')],
+    may: ['matter:*', 'roll_call:*'],
+    facts: ['latest recorded Nay votes in 2026', 'Nay on R2026-0025438'],
+  },
+  {
+    q: 'Which roll calls did Ald. Hadden miss?',
+    intent: 'vote-aggregate',
+    cites: [HADDEN, matter('R2026-0025457')],
+    may: ['matter:*', 'roll_call:*'],
+    facts: ['absent or did not vote on 8 of 224', 'R2026-0025457 on 2026-07-22 (not voting)'],
+  },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
