@@ -176,8 +176,15 @@ function sideAsked(text: string): 'Nay' | 'Yea' | null {
 async function latestVotes(kit: Kit): Promise<string[]> {
   const out: string[] = [];
   const side = sideAsked(kit.q.text);
+  // "How many Nay votes did X cast in 2026?": the count first, then the latest of them.
+  const counting = side !== null && /\bhow many\b/i.test(kit.q.text);
   for (const p of kit.named.people.slice(0, 3)) {
     citePerson(kit, p);
+    if (counting) {
+      const r = await kit.retrieval.votingRecord(p.id, kit.q.range ?? {});
+      const n = side === 'Nay' ? r.nay : r.yea;
+      out.push(`${personLabel(p)} voted ${side} ${n === 1 ? 'once' : `${n} times`} in the ${r.total} roll calls the record holds for them${within(kit)}.`);
+    }
     const votes = await kit.retrieval.recentVotes(p.id, kit.q.range ?? {}, 5, side ? [side] : []);
     if (votes.length === 0) {
       out.push(`The record holds no ${side ? `${side} ` : ''}votes by ${personLabel(p)}${within(kit)}.`);
@@ -299,6 +306,8 @@ function bodiesMeant(kit: Kit): BodyRef[] {
 }
 
 const passing = /^(passed|adopted|approved|confirmed)/i;
+/** A committee does not pass a matter: it recommends it to the council ("Recommended to Pass"; against it, "Do Not Pass" fails). */
+const committeePassing = /^(passed|adopted|approved|confirmed|recommend(ed)? to pass)/i;
 const failing = /fail|defeat|not pass|reject/i;
 /** "Which ordinances failed?", "has the council ever voted down…": a list of what failed. */
 const failedWords = /\b(fail(ed|s|ing)?|voted down|vote down|defeated|rejected|turned down)\b/;
@@ -410,8 +419,9 @@ export const passed: Composer = async (kit) => {
   let range = kit.q.range?.from || kit.q.range?.to ? { from: kit.q.range.from ?? '1900-01-01', to: kit.q.range.to ?? kit.today } : null;
   // What failed is rare at any one sitting: asked without a period, the whole record is read.
   const failed = asksFailed(kit.q.text);
-  const outcomeOf = failed ? failing : passing;
-  const verb = failed ? 'failed to pass' : 'passed';
+  const committees = bodies.every((b) => b.kind === 'committee' || b.kind === 'joint_committee');
+  const outcomeOf = failed ? failing : committees ? committeePassing : passing;
+  const verb = failed ? 'failed to pass' : committees ? 'recommended to pass' : 'passed';
   if (failed && !range) range = { from: '1900-01-01', to: kit.today };
   const notes: string[] = [];
   let all: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>> | null = null;
@@ -457,10 +467,12 @@ export const passed: Composer = async (kit) => {
   const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
   const when = kit.q.range ? kit.q.range.label : failed ? 'in the record' : `${last}, on ${range.from}`;
   if (actions.length === 0) {
-    const others = everyKind.length ? ` (${everyKind.length} other matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'failed' : 'passed'})` : '';
+    const others = everyKind.length
+      ? ` (${everyKind.length} other matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'failed' : committees ? 'recommended to pass' : 'passed'})`
+      : '';
     return [
       ...notes,
-      `The record shows ${filtered ? `no ${what(0)}` : 'nothing'} ${failed ? 'that failed to pass in' : 'passed by'} ${names} ${when}${others}.`,
+      `The record shows ${filtered ? `no ${what(0)}` : 'nothing'} ${failed ? 'that failed to pass in' : `${verb} by`} ${names} ${when}${others}.`,
     ];
   }
   const shown = actions.slice(0, 10);

@@ -1042,6 +1042,23 @@ export const questions: EvalCase[] = [
     facts: ['absent or did not vote on 8 of 224', 'R2026-0025457 on 2026-07-22 (not voting)'],
   },
 
+  // A committee recommends a matter to the council: what it "passed" is what it recommended to pass.
+  {
+    q: 'What did the zoning committee pass in October 2023?',
+    intent: 'outcome',
+    cites: [ZONING, matter('O2023-0002753')],
+    may: ['matter:*', 'meeting:*', 'roll_call:*'],
+    facts: ['recommended to pass 58 matters', 'recommended to pass on 2023-10-10'],
+  },
+  // How many votes of one side: the count, then the latest of them.
+  {
+    q: 'How many Nay votes did Ald. Sigcho-Lopez cast in 2026?',
+    intent: 'vote-aggregate',
+    cites: [SIGCHO_LOPEZ],
+    may: ['matter:*', 'roll_call:*'],
+    facts: ['voted Nay 12 times in the 49 roll calls'],
+  },
+
   // Nothing in the record answers these.
   { q: 'What is the weather in Paris?', intent: 'no-answer', cites: [], facts: [], none: true },
   { q: 'Who won the 1998 World Cup?', intent: 'no-answer', cites: [], facts: [], none: true },
