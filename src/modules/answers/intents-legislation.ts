@@ -306,6 +306,7 @@ function bodiesMeant(kit: Kit): BodyRef[] {
 }
 
 const passing = /^(passed|adopted|approved|confirmed)/i;
+const isCommittee = (b: BodyRef) => b.kind === 'committee' || b.kind === 'joint_committee';
 /** A committee does not pass a matter: it recommends it to the council ("Recommended to Pass"; against it, "Do Not Pass" fails). */
 const committeePassing = /^(passed|adopted|approved|confirmed|recommend(ed)? to pass)/i;
 const failing = /fail|defeat|not pass|reject/i;
@@ -419,9 +420,10 @@ export const passed: Composer = async (kit) => {
   let range = kit.q.range?.from || kit.q.range?.to ? { from: kit.q.range.from ?? '1900-01-01', to: kit.q.range.to ?? kit.today } : null;
   // What failed is rare at any one sitting: asked without a period, the whole record is read.
   const failed = asksFailed(kit.q.text);
-  const committees = bodies.every((b) => b.kind === 'committee' || b.kind === 'joint_committee');
+  const committees = bodies.every(isCommittee);
   const outcomeOf = failed ? failing : committees ? committeePassing : passing;
-  const verb = failed ? 'failed to pass' : committees ? 'recommended to pass' : 'passed';
+  const passedWord = committees ? 'recommended to pass' : 'passed';
+  const verb = failed ? 'failed to pass' : passedWord;
   if (failed && !range) range = { from: '1900-01-01', to: kit.today };
   const notes: string[] = [];
   let all: Awaited<ReturnType<Kit['retrieval']['actionsBetween']>> | null = null;
@@ -467,9 +469,7 @@ export const passed: Composer = async (kit) => {
   const last = notes.length ? 'at its last sitting with recorded business' : 'at its last sitting in the record';
   const when = kit.q.range ? kit.q.range.label : failed ? 'in the record' : `${last}, on ${range.from}`;
   if (actions.length === 0) {
-    const others = everyKind.length
-      ? ` (${everyKind.length} other matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'failed' : committees ? 'recommended to pass' : 'passed'})`
-      : '';
+    const others = everyKind.length ? ` (${everyKind.length} other matter${everyKind.length === 1 ? '' : 's'} ${failed ? 'failed' : passedWord})` : '';
     return [
       ...notes,
       `The record shows ${filtered ? `no ${what(0)}` : 'nothing'} ${failed ? 'that failed to pass in' : `${verb} by`} ${names} ${when}${others}.`,
@@ -570,7 +570,7 @@ const asksMeetingList = (kit: Kit) =>
 function meetingBodies(kit: Kit): BodyRef[] {
   if (kit.named.bodies.length) return kit.named.bodies;
   const text = kit.q.text.toLowerCase();
-  if (/\bcommittees?\b/.test(text)) return kit.named.allBodies.filter((b) => b.kind === 'committee' || b.kind === 'joint_committee');
+  if (/\bcommittees?\b/.test(text)) return kit.named.allBodies.filter(isCommittee);
   if (kit.q.range && !/\bcouncil\b/.test(text)) return kit.named.allBodies;
   return bodiesMeant(kit);
 }

@@ -238,7 +238,7 @@ const worth = (total: string) => (Number(total) > 0 ? ` worth ${dollars(total)}`
 /** The officials lobbyists reported giving gifts to, or the lobbyists who gave them, ranked by how many gifts. */
 async function giftsRanked(kit: Kit, extent: Extent): Promise<string[]> {
   const what = "lobbyists' reported gifts to officials";
-  if (extent.count === 0) return [`The record holds no ${what}.`];
+  // Also says when the record holds none at all.
   const outside = outsideRecord(kit, extent, what);
   if (outside) return [outside];
   let out: string[];
